@@ -1,0 +1,34 @@
+// Test helper: starts the real server on an ephemeral port and sends requests to it.
+import { startServer, type RunningServer } from "../../server/serve.js";
+
+export interface TestServer {
+  server: RunningServer;
+  url(path: string): string;
+  get(path: string, init?: RequestInit): Promise<{ status: number; json: any; text: string }>;
+  request(method: string, path: string, body?: string, headers?: Record<string, string>): Promise<{ status: number; json: any; text: string }>;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(): Promise<TestServer> {
+  const logged: string[] = [];
+  const server = await startServer({ port: 0, log: (line) => logged.push(line) });
+  const base = `http://127.0.0.1:${server.restPort}`;
+  const request = async (method: string, path: string, body?: string, headers?: Record<string, string>) => {
+    const res = await fetch(base + path, { method, body, headers });
+    const text = await res.text();
+    let json: any = undefined;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, json, text };
+  };
+  return {
+    server,
+    url: (path) => base + path,
+    get: (path) => request("GET", path),
+    request,
+    close: () => server.close(),
+  };
+}
