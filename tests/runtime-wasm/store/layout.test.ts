@@ -4,7 +4,7 @@
 // store's API — also for a version pinned before many more writes.
 import { expect } from "chai";
 import binaryen from "binaryen";
-import { ADJ, COL, createStore, ET, SB, SUPERBLOCK_MAGIC, VERTEX_BLOCK_MASK, VERTEX_BLOCK_SHIFT, VH, VT, type GraphStore, type Snapshot } from "../../../runtime-wasm/store/index.js";
+import { ADJ, COL, createStore, ET, ID_HASH_ENTRY_WORDS, SB, SUPERBLOCK_MAGIC, VERTEX_BLOCK_MASK, VERTEX_BLOCK_SHIFT, VH, VT, type GraphStore, type Snapshot } from "../../../runtime-wasm/store/index.js";
 import { attr, edge, INT, schemaOf, vertex } from "./fixtures.js";
 
 const WAT = `(module
@@ -27,7 +27,7 @@ const WAT = `(module
     (block $done (loop $next
       (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
       (local.set $sum (i32.add (local.get $sum)
-        (i32.load (i32.add (i32.load offset=${ADJ.DEGREES} (local.get $adj)) (i32.shl (local.get $i) (i32.const 2))))))
+        (i32.load offset=4 (i32.add (i32.load offset=${ADJ.HEADS} (local.get $adj)) (i32.shl (local.get $i) (i32.const 3))))))
       (local.set $i (i32.add (local.get $i) (i32.const 1)))
       (br $next)))
     (local.get $sum))
@@ -40,8 +40,8 @@ const WAT = `(module
     (local.set $size (i32.load offset=${ADJ.ENTRY_BYTES} (local.get $adj)))
     (block $done (loop $next
       (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
-      (local.set $deg (i32.load (i32.add (i32.load offset=${ADJ.DEGREES} (local.get $adj)) (i32.shl (local.get $i) (i32.const 2)))))
-      (local.set $p (i32.load (i32.add (i32.load offset=${ADJ.LISTS} (local.get $adj)) (i32.shl (local.get $i) (i32.const 2)))))
+      (local.set $deg (i32.load offset=4 (i32.add (i32.load offset=${ADJ.HEADS} (local.get $adj)) (i32.shl (local.get $i) (i32.const 3)))))
+      (local.set $p (i32.load (i32.add (i32.load offset=${ADJ.HEADS} (local.get $adj)) (i32.shl (local.get $i) (i32.const 3)))))
       (local.set $j (i32.const 0))
       (block $end (loop $entry
         (br_if $end (i32.ge_u (local.get $j) (local.get $deg)))
@@ -76,23 +76,23 @@ const WAT = `(module
       (local.set $i (i32.add (local.get $i) (i32.const 1)))
       (br $next)))
     (local.get $sum))
-  ;; The id hash probe of layout.ts (hashIdHalves, linear probing) for an INT id; returns the vid or -1.
+  ;; The id hash probe of layout.ts (hashIdHalves, linear probing over 3-word entries) for an INT id; returns the vid or -1.
   (func (export "lookupInt") (param $h i32) (param $vt i32) (param $low i32) (param $high i32) (result i32)
-    (local $vh i32) (local $x i32) (local $mask i32) (local $e i32) (local $ids i32)
+    (local $vh i32) (local $x i32) (local $mask i32) (local $e i32) (local $at i32)
     (local.set $vh (call $vertexHeader (local.get $h) (local.get $vt)))
     (local.set $mask (i32.sub (i32.load offset=${VT.ID_HASH_CAPACITY} (local.get $vh)) (i32.const 1)))
-    (local.set $ids (i32.load offset=${VT.ID_COLUMN} (local.get $vh)))
     (local.set $x (i32.mul (i32.xor (local.get $low) (i32.mul (local.get $high) (i32.const 0x85ebca6b))) (i32.const 0x9e3779b1)))
     (local.set $x (i32.xor (local.get $x) (i32.shr_u (local.get $x) (i32.const 15))))
     (local.set $x (i32.mul (local.get $x) (i32.const 0x2c1b3c6d)))
     (local.set $x (i32.xor (local.get $x) (i32.shr_u (local.get $x) (i32.const 12))))
     (local.set $x (i32.and (local.get $x) (local.get $mask)))
     (loop $probe
-      (local.set $e (i32.load (i32.add (i32.load offset=${VT.ID_HASH} (local.get $vh)) (i32.shl (local.get $x) (i32.const 2)))))
+      (local.set $at (i32.add (i32.load offset=${VT.ID_HASH} (local.get $vh)) (i32.mul (local.get $x) (i32.const ${ID_HASH_ENTRY_WORDS * 4}))))
+      (local.set $e (i32.load (local.get $at)))
       (if (i32.eq (local.get $e) (i32.const -1)) (then (return (i32.const -1))))
       (if (i32.and (i32.ne (local.get $e) (i32.const -2))
-            (i32.and (i32.eq (i32.load (i32.add (local.get $ids) (i32.shl (local.get $e) (i32.const 3)))) (local.get $low))
-                     (i32.eq (i32.load offset=4 (i32.add (local.get $ids) (i32.shl (local.get $e) (i32.const 3)))) (local.get $high))))
+            (i32.and (i32.eq (i32.load offset=4 (local.get $at)) (local.get $low))
+                     (i32.eq (i32.load offset=8 (local.get $at)) (local.get $high))))
         (then (return (i32.or
           (i32.shl (i32.load (i32.add (i32.load offset=${VT.BLOCKS} (local.get $vh)) (i32.shl (i32.shr_u (local.get $e) (i32.const ${VERTEX_BLOCK_SHIFT})) (i32.const 2)))) (i32.const ${VERTEX_BLOCK_SHIFT}))
           (i32.and (local.get $e) (i32.const ${VERTEX_BLOCK_MASK}))))))
