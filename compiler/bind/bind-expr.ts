@@ -162,6 +162,11 @@ export function bindExpr(cx: QueryContext, e: AstExpr): BoundExpr {
     }
     case "ParenList": {
       const elements = e.items.map((i) => bindExpr(cx, i));
+      // Values of different kinds in parentheses form an anonymous tuple, not a set.
+      if (!elements.every((x) => compatible(elements[0]!.type, x.type))) {
+        const fields = elements.map((x, i) => ({ name: `field${i}`, type: x.type }));
+        return { kind: "tupleCtor", tuple: { kind: "tuple", fields }, args: elements, type: { kind: "tuple", fields }, range };
+      }
       const el = commonElementType(cx, elements);
       return { kind: "setLit", elements: elements.map((x) => convertTo(x, el)), type: { kind: "collection", collection: "SET", element: el }, range };
     }
@@ -201,6 +206,10 @@ function describeAst(e: AstExpr): string {
     case "Reduce": return "REDUCE";
     default: return e.kind;
   }
+}
+
+function compatible(a: GType, b: GType): boolean {
+  return (isNumeric(a) && isNumeric(b)) || isAssignable(a, b) || isAssignable(b, a);
 }
 
 /** The element type of a list/set literal: numbers widen; other types must agree. */
