@@ -202,7 +202,7 @@ function bindHops(cx: QueryContext, scope: SelectScope, from: AliasDecl, edge: A
   segments.forEach((seg, i) => {
     const last = i === segments.length - 1;
     const choice = edgeChoice(cx, seg?.alternatives ?? [], edge.arrow, src);
-    const hop: PatternHop = { range: seg?.range ?? edge.range, edges: choice.matches, target: src };
+    const hop: PatternHop = { range: seg?.range ?? edge.range, from: src, edges: choice.matches, target: src };
     if (choice.dynamic) hop.dynamicEdges = choice.dynamic;
     if (seg?.repeat) {
       if (cx.syntax === "v1") cx.error("GSQL3035", seg.repeat.range, { what: "a repeated edge (*)", where: "in SYNTAX V1" });
