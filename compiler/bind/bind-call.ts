@@ -131,13 +131,50 @@ function argFitsParam(p: GType, a: GType): boolean {
 
 // ---------------------------------------------------------------- methods
 
+const FILTERABLE = new Set(["vertex.neighbors", "vertex.neighborAttribute", "vertex.edgeAttribute"]);
+
+const FILTER: BuiltinMethod = {
+  id: "bag.filter", name: "filter", receiver: "bag", args: ["bool"], optional: 0, mutator: false, result: (r) => r,
+};
+
+/**
+ * `v.neighbors("E").filter(cond)` and the attribute forms: `cond` may name the edge type and
+ * the neighbour's vertex type as if they were aliases (`Knows.weight > 1`).
+ */
+function bindFilter(cx: QueryContext, target: Extract<BoundExpr, { kind: "method" }>, e: AstMethodCall): BoundExpr {
+  const lits = target.args.map((a) => (a.kind === "literal" && typeof a.value === "string" ? a.value : undefined));
+  const edgeNames = (lits[0] ?? "").split("|").map((x) => x.trim()).filter((x) => cx.view.edgeType(x));
+  const vertexName = target.method.id === "vertex.neighborAttribute" ? lits[1] : undefined;
+  if (e.args.length !== 1) {
+    cx.error("GSQL3006", e.range, { name: "filter", expected: 1, actual: e.args.length });
+    return errorExpr(e.range);
+  }
+  const cond = cx.inBlock(() => {
+    for (const n of edgeNames) {
+      cx.scope.names.set(n, { declKind: "alias", id: cx.newId(), name: n, range: e.range, role: "edge", types: [n], anyType: false });
+    }
+    if (vertexName && cx.view.vertexType(vertexName)) {
+      cx.scope.names.set(vertexName, { declKind: "alias", id: cx.newId(), name: vertexName, range: e.range, role: "vertex", types: [vertexName], anyType: false });
+    }
+    const c = bindExpr(cx, e.args[0]!);
+    if (c.type.kind !== "error" && !(c.type.kind === "primitive" && c.type.name === "BOOL")) cx.error("GSQL3005", e.args[0]!.range, { actual: typeToString(c.type) });
+    return c;
+  });
+  return { kind: "method", target, method: FILTER, args: [cond], type: target.type, range: e.range };
+}
+
 export function bindMethodCall(cx: QueryContext, e: AstMethodCall): BoundExpr {
   const range = e.range;
   const target = bindExpr(cx, e.object);
+  if (e.method.name.toLowerCase() === "filter" && target.kind === "method" && FILTERABLE.has(target.method.id)) {
+    return bindFilter(cx, target, e);
+  }
   const args = e.args.map((a) => bindExpr(cx, a));
   const name = e.method.name;
   if (target.type.kind === "error") return errorExpr(range);
-  const m = lookupMethod(target.type, name);
+  // Methods belong to the accumulator, not to the value read from it (`@@bits.flip(3)`).
+  const receiver = target.kind === "globalAccum" || target.kind === "vertexAccum" ? target.decl.type : target.type;
+  const m = lookupMethod(receiver, name) ?? lookupMethod(target.type, name);
   if (!m) {
     if (target.kind === "ref" && target.decl.declKind === "alias" && target.decl.role === "edge" &&
       ["outdegree", "neighbors", "neighborattribute", "edgeattribute"].includes(name.toLowerCase())) {
@@ -147,7 +184,7 @@ export function bindMethodCall(cx: QueryContext, e: AstMethodCall): BoundExpr {
   }
   if (!checkArgs(cx, m.name, m.args, m.optional, m.variadic, args, e.args, range)) return { kind: "method", target, method: m, args, type: T.ERROR, range };
   if (m.mutator) checkMutatorPlacement(cx, target, m, range);
-  return { kind: "method", target, method: m, args, type: methodResult(cx, target, m, args, e), range };
+  return { kind: "method", target, method: m, args, type: methodResult(cx, { ...target, type: receiver }, m, args, e), range };
 }
 
 function methodResult(cx: QueryContext, target: BoundExpr, m: BuiltinMethod, args: BoundExpr[], e: AstMethodCall): GType {

@@ -377,7 +377,12 @@ function bindAttribute(cx: QueryContext, target: BoundExpr, name: string, nameRa
     if (!type) type = at;
     else if (isNumeric(type) && isNumeric(at)) type = widen(type, at);
     else if (!sameType(type, at)) {
-      cx.error("GSQL3001", nameRange, { expected: typeToString(type), actual: `${typeToString(at)} (attribute ${name} of ${tn})` });
+      // Types disagree: an error where the pattern fixed the types; for a vertex of any
+      // type the value's type is only known at run time (each owner keeps its own type).
+      if (typeNames !== undefined && !anyTyped(cx, target)) {
+        cx.error("GSQL3001", nameRange, { expected: typeToString(type), actual: `${typeToString(at)} (attribute ${name} of ${tn})` });
+      }
+      type = T.ERROR;
     }
   }
   if (!type) {
@@ -387,6 +392,10 @@ function bindAttribute(cx: QueryContext, target: BoundExpr, name: string, nameRa
     return errorExpr(range);
   }
   return { kind: "attr", target, attr, type, range };
+}
+
+function anyTyped(cx: QueryContext, e: BoundExpr): boolean {
+  return (e.type.kind === "edge" ? edgeTypesOf(e) : vertexTypesOf(cx, e)) === undefined;
 }
 
 function describeTypes(kind: string, names: string[]): string {

@@ -27,18 +27,18 @@ export interface SelectParts {
 }
 
 /** Bind a SELECT-like block; `set` holds UPDATE's SET statements (bound in the select's scope). */
-export function bindSelect(cx: QueryContext, p: SelectParts, set?: AstStatement[]): { select: BoundSelect; set: BoundStmt[] } {
+export function bindSelect(cx: QueryContext, p: SelectParts, set?: AstStatement[], edgeTarget = false): { select: BoundSelect; set: BoundStmt[] } {
   const saved = cx.select;
   const scope: SelectScope = { aliases: new Map(), vertexAliases: [], clause: "from", used: new Set() };
   cx.select = scope;
   try {
-    return cx.inBlock(() => bindSelectBody(cx, scope, p, set));
+    return cx.inBlock(() => bindSelectBody(cx, scope, p, set, edgeTarget));
   } finally {
     cx.select = saved;
   }
 }
 
-function bindSelectBody(cx: QueryContext, scope: SelectScope, p: SelectParts, setAst?: AstStatement[]) {
+function bindSelectBody(cx: QueryContext, scope: SelectScope, p: SelectParts, setAst: AstStatement[] | undefined, edgeTarget: boolean) {
   let source: BoundSelect["source"] | undefined;
   const hops: PatternHop[] = [];
   for (const [i, pattern] of p.from.entries()) {
@@ -58,7 +58,8 @@ function bindSelectBody(cx: QueryContext, scope: SelectScope, p: SelectParts, se
   const selected = scope.aliases.get(p.selected.name);
   let selectedAlias = source.alias;
   if (!selected) cx.error("GSQL2005", p.selected.range, { name: p.selected.name });
-  else if (selected.role === "edge") cx.error("GSQL3011", p.selected.range, { name: selected.name, actual: "an edge", expected: "a vertex" });
+  // UPDATE and DELETE may name an edge alias (they change or delete the matched edges).
+  else if (selected.role === "edge" && !edgeTarget) cx.error("GSQL3011", p.selected.range, { name: selected.name, actual: "an edge", expected: "a vertex" });
   else selectedAlias = selected;
 
   const select: BoundSelect = { range: p.range, syntax: cx.syntax, source, hops, selected: selectedAlias, accum: [], postAccum: [], orderBy: [] };
@@ -73,9 +74,6 @@ function bindSelectBody(cx: QueryContext, scope: SelectScope, p: SelectParts, se
   if (p.accum) {
     for (const a of p.accum.per) if (!scope.aliases.has(a.name)) cx.error("GSQL2005", a.range, { name: a.name });
     select.accum = withClause(cx, scope, "accum", () => cx.atLevel("accum", () => cx.inBlock(() => bindStatements(cx, p.accum!.body))));
-  }
-  if (cx.syntax === "v1" && p.postAccum.length > 1) {
-    cx.error("GSQL3035", p.postAccum[1]!.range, { what: "more than one POST-ACCUM clause", where: "in SYNTAX V1" });
   }
   for (const clause of p.postAccum) select.postAccum.push(...bindPostAccum(cx, scope, clause, selectedAlias));
   const set = setAst ? withClause(cx, scope, "set", () => cx.atLevel("update", () => cx.inBlock(() => bindStatements(cx, setAst)))) : [];

@@ -136,12 +136,12 @@ function bindStatement(cx: QueryContext, s: AstStatement): BoundStmt | BoundStmt
     }
     case "Update": {
       if (dml) return notAllowedHere(cx, "UPDATE", range), undefined;
-      const { select, set } = bindSelect(cx, { range, selected: s.alias, from: s.from, postAccum: [], orderBy: [], ...(s.where ? { where: s.where } : {}) }, s.set);
+      const { select, set } = bindSelect(cx, { range, selected: s.alias, from: s.from, postAccum: [], orderBy: [], ...(s.where ? { where: s.where } : {}) }, s.set, true);
       return { kind: "update", select, set, range };
     }
     case "DeleteFrom": {
       if (dml) return notAllowedHere(cx, "DELETE ... FROM", range), undefined;
-      const { select } = bindSelect(cx, { range, selected: s.alias, from: s.from, postAccum: [], orderBy: [], ...(s.where ? { where: s.where } : {}) });
+      const { select } = bindSelect(cx, { range, selected: s.alias, from: s.from, postAccum: [], orderBy: [], ...(s.where ? { where: s.where } : {}) }, undefined, true);
       return { kind: "deleteSelect", select, range };
     }
     case "Delete": {
