@@ -550,7 +550,13 @@ export function bindSeed(cx: QueryContext, items: AstExpr[], range: SourceRange)
       const e = bindExpr(cx, item);
       if (e.type.kind === "error") continue;
       if (e.type.kind === "vertexSet") {
-        cx.error("GSQL3035", item.range, { what: "a vertex-set variable", where: "inside a seed's braces (assign it directly)" });
+        if (e.kind === "ref") {
+          cx.error("GSQL3035", item.range, { what: "a vertex-set variable", where: "inside a seed's braces (assign it directly)" });
+          continue;
+        }
+        // SelectVertex(...) and other vertex-set values may stand in braces.
+        addTypes(e.type.vertexTypes);
+        parts.push({ kind: "value", expr: e });
         continue;
       }
       if (e.type.kind === "vertex") addTypes(e.type.vertexType ? [e.type.vertexType] : undefined);

@@ -21,6 +21,8 @@ export interface BoundScript {
   schema: DatabaseSchema;
   queries: BoundQuery[];
   loadingJobs: BoundLoadingJob[];
+  /** The working graph after the last statement (USE GRAPH, CREATE GRAPH). */
+  workingGraph?: string;
 }
 
 export interface BindScriptOptions {
@@ -64,6 +66,7 @@ export function bind(script: AstScript, catalog: BindCatalog, log: DiagnosticLog
   const state: ScriptState = { cat, log, graph: opts.workingGraph, syntax: opts.defaultSyntax, jobs: new Map(), out: { schema: cat.schema, queries: [], loadingJobs: [] } };
   for (const s of script.statements) bindTop(state, s);
   state.out.schema = cat.schema;
+  if (state.graph) state.out.workingGraph = state.graph;
   return state.out;
 }
 

@@ -1,7 +1,7 @@
 // Test helpers for the bind stage: run the front end and the binder over GSQL text.
 import { analyzeSource } from "../../../compiler/front-end.js";
 import { DiagnosticLog, type Diagnostic } from "../../../compiler/diagnostics/index.js";
-import { bind, MemoryCatalog, type BoundScript } from "../../../compiler/bind/index.js";
+import { MemoryCatalog, type BoundScript } from "../../../compiler/bind/index.js";
 import { emptySchema } from "../../../runtime-wasm/schema/types.js";
 
 export interface Checked {
@@ -12,9 +12,8 @@ export interface Checked {
 /** Parse and bind `text` against an empty database (the text brings its own DDL). */
 export function check(text: string, file = "test.gsql"): Checked {
   const log = new DiagnosticLog();
-  const fe = analyzeSource(text, file, { log });
-  const bound = bind(fe.ast, new MemoryCatalog(emptySchema()), log);
-  return { bound, diagnostics: log.sorted() };
+  const fe = analyzeSource(text, file, { log, catalog: new MemoryCatalog(emptySchema()) });
+  return { bound: fe.bound!, diagnostics: log.sorted() };
 }
 
 /** `code line:col` for each diagnostic, for compact assertions. */
