@@ -30,7 +30,20 @@ import { PinnedSnapshot } from "./snapshot.js";
 import { StoreState } from "./state.js";
 
 class WasmGraphStore implements GraphStore {
+  private busy = false;
+
   constructor(readonly state: StoreState) {}
+
+  /** Run one mutation; callbacks it calls (selectors' `where`) may read but not mutate. */
+  private mutate<T>(change: () => T): T {
+    if (this.busy) throw new StoreError("BUSY", "the store is in the middle of another change");
+    this.busy = true;
+    try {
+      return change();
+    } finally {
+      this.busy = false;
+    }
+  }
 
   get memory(): WasmMemory {
     return this.state.arena.memory;
@@ -62,32 +75,40 @@ class WasmGraphStore implements GraphStore {
 
   upsert(batch: UpsertBatch, options?: UpsertOptions): UpsertResult {
     if (batch === null || typeof batch !== "object") throw new StoreError("INVALID_VALUE", "an upsert batch must be an object");
-    return applyUpsert(this.state, batch, options);
+    return this.mutate(() => applyUpsert(this.state, batch, options));
   }
 
   deleteVertices(type: string, ids: Iterable<ExternalId>, options?: DeleteVertexOptions): DeleteVerticesResult {
-    return deleteVertices(this.state, type, ids, options);
+    return this.mutate(() => deleteVertices(this.state, type, ids, options));
   }
 
   deleteAllVertices(type: string, options?: DeleteVertexOptions): DeleteVerticesResult {
-    return deleteAllVertices(this.state, type, options);
+    return this.mutate(() => deleteAllVertices(this.state, type, options));
   }
 
   deleteEdges(selectors: EdgeSelector[]): DeleteEdgesResult {
-    return deleteEdges(this.state, selectors);
+    return this.mutate(() => deleteEdges(this.state, selectors));
   }
 
   applySchema(next: DatabaseSchema): void {
-    applySchema(this.state, next);
-    this.state.publish();
+    this.mutate(() => {
+      applySchema(this.state, next);
+      this.state.publish();
+    });
   }
 
   clear(): void {
-    clearData(this.state);
-    this.state.publish();
+    this.mutate(() => {
+      clearData(this.state);
+      this.state.publish();
+    });
   }
 
   compact(edgeTypes?: string[]): CompactionStats {
+    return this.mutate(() => this.compactNow(edgeTypes));
+  }
+
+  private compactNow(edgeTypes?: string[]): CompactionStats {
     const started = performance.now();
     const keys = edgeTypes ?? [...this.state.edgeByKey.keys()];
     const tables = new Set(
