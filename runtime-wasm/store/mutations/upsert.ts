@@ -45,7 +45,9 @@ function applyVertex(plan: VertexPlan, vertices: BatchVertices): void {
   const { table, key } = plan;
   const local = plan.local >= 0 ? plan.local : vertices.slotFor(table, key, plan.raw);
   const existed = plan.local >= 0 || !vertices.justCreated;
-  for (const w of plan.writes) {
+  const writes = plan.writes;
+  for (let k = 0; k < writes.length; k++) {
+    const w = writes[k];
     if (existed && w.op === "~") continue;
     const stored = existed && w.op !== "=" ? readCell(table.ctx, w.column.kind, w.column.region!.addr, local, w.column.def.type) : undefined;
     table.writeAttribute(w.column, local, stored === undefined ? w.value : combine(w, stored));

@@ -4,8 +4,8 @@
 import type { AttributeDef } from "../../schema/types.js";
 import type { ColumnKind } from "../layout.js";
 import type { Space } from "../memory/space.js";
-import { sameType } from "../values/coerce.js";
-import { columnBytes, columnKindOf, type Column } from "./columns.js";
+import { defaultOf, sameType, type TupleTable } from "../values/coerce.js";
+import { columnBytes, columnKindOf, isZeroCell, type Column } from "./columns.js";
 
 /** A column as an image holds it (see image/read-image.ts). */
 export interface RestoredColumn {
@@ -22,16 +22,16 @@ export class ColumnSet {
    * Match columns to `attributes`: same name and type keeps the column; anything else is a new
    * column (given to `create`, which allocates and fills it); columns left over are released.
    */
-  match(space: Space, attributes: AttributeDef[], create: (column: Column) => void): void {
+  match(space: Space, attributes: AttributeDef[], tuples: TupleTable, create: (column: Column) => void): void {
     this.byName.clear();
     for (const attr of attributes) {
       let column = this.columns.find((c) => c.region !== null && c.name === attr.name && sameType(c.def.type, attr.type));
       if (!column) {
-        column = { name: attr.name, def: attr, ordinal: this.columns.length, kind: columnKindOf(attr.type), region: null };
+        column = newColumn(attr.name, attr, this.columns.length, columnKindOf(attr.type), tuples);
         this.columns.push(column);
         create(column);
       }
-      column.def = attr;
+      setDef(column, attr, tuples);
       this.byName.set(attr.name, column);
     }
     const kept = new Set(this.byName.values());
@@ -58,11 +58,11 @@ export class ColumnSet {
   }
 
   /** Rebuild from an image's columns, with room for `capacity` elements each. */
-  restore(space: Space, restored: RestoredColumn[], attributes: AttributeDef[], capacity: number): void {
+  restore(space: Space, restored: RestoredColumn[], attributes: AttributeDef[], capacity: number, tuples: TupleTable): void {
     this.release(space);
     this.columns = restored.map(({ manifest, def, data }) => {
       const attr = attributes.find((a) => a.name === def?.name);
-      const column: Column = { name: manifest.name, def: attr ?? { name: manifest.name, type: { kind: "scalar", name: "INT" } }, ordinal: manifest.ordinal, kind: manifest.kind, region: null };
+      const column = newColumn(manifest.name, attr ?? { name: manifest.name, type: { kind: "scalar", name: "INT" } }, manifest.ordinal, manifest.kind, tuples);
       if (data && attr) {
         column.region = space.allocate(columnBytes(manifest.kind, capacity));
         space.arena.u8.set(data, column.region.addr);
@@ -72,4 +72,16 @@ export class ColumnSet {
     this.byName.clear();
     for (const c of this.columns) if (c.region) this.byName.set(c.name, c);
   }
+}
+
+function newColumn(name: string, def: AttributeDef, ordinal: number, kind: ColumnKind, tuples: TupleTable): Column {
+  const column: Column = { name, def, ordinal, kind, region: null, defaultValue: 0, zeroDefault: true };
+  setDef(column, def, tuples);
+  return column;
+}
+
+function setDef(column: Column, def: AttributeDef, tuples: TupleTable): void {
+  column.def = def;
+  column.defaultValue = defaultOf(def, tuples);
+  column.zeroDefault = isZeroCell(column.kind, column.defaultValue);
 }

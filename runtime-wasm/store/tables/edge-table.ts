@@ -4,10 +4,9 @@
 // own: it is this table read the other way (see publish.ts).
 import type { AttrValue, EdgeType } from "../../schema/types.js";
 import type { Region } from "../memory/space.js";
-import { defaultOf } from "../values/coerce.js";
 import { Adjacency } from "./adjacency.js";
 import { ColumnSet, type RestoredColumn } from "./column-set.js";
-import { columnBytes, isZeroCell, readCell, writeCell, type Column } from "./columns.js";
+import { columnBytes, readCell, writeCell, type Column } from "./columns.js";
 import type { StoreContext } from "./context.js";
 
 /** An edge type's arrays as an image holds them. */
@@ -65,7 +64,7 @@ export class EdgeTable {
   /** Match columns to attributes by name and type; new ones get their default for every existing eid. */
   setAttributes(def: EdgeType): void {
     this.def = def;
-    this.attributes.match(this.ctx.space, def.attributes, (column) => this.fillColumn(column));
+    this.attributes.match(this.ctx.space, def.attributes, this.ctx.tuples, (column) => this.fillColumn(column));
     this.discriminator = def.discriminator.map((n) => this.byName.get(n)).filter((c): c is Column => c !== undefined);
     this.dirty = true;
   }
@@ -93,11 +92,10 @@ export class EdgeTable {
     const reused = this.freeEids.pop();
     const eid = reused ?? this.eidBound++;
     if (eid >= this.eidCapacity) this.growEids(Math.max(64, this.eidCapacity * 2));
-    for (const column of this.columns) {
-      if (!column.region) continue;
-      const value = defaultOf(column.def, this.ctx.tuples);
-      if (reused === undefined && isZeroCell(column.kind, value)) continue;
-      this.writeAttribute(column, eid, value);
+    const columns = this.columns;
+    for (let i = 0; i < columns.length; i++) {
+      const column = columns[i];
+      if (column.region && (reused !== undefined || !column.zeroDefault)) this.writeAttribute(column, eid, column.defaultValue);
     }
     return eid;
   }
@@ -186,7 +184,7 @@ export class EdgeTable {
     this.entryBytes = data.hasEid ? 8 : 4;
     this.eidBound = data.eidBound;
     this.eidCapacity = Math.max(64, data.eidBound);
-    this.attributes.restore(space, data.columns, this.def.attributes, this.eidCapacity);
+    this.attributes.restore(space, data.columns, this.def.attributes, this.eidCapacity, this.ctx.tuples);
     this.discriminator = this.def.discriminator.map((n) => this.byName.get(n)).filter((c): c is Column => c !== undefined);
     this.edgeCount = data.edgeCount;
     this.out = new Map();
@@ -211,9 +209,8 @@ export class EdgeTable {
 
   private fillColumn(column: Column): void {
     column.region = this.ctx.space.allocate(columnBytes(column.kind, Math.max(1, this.eidCapacity)));
-    const value = defaultOf(column.def, this.ctx.tuples);
-    if (isZeroCell(column.kind, value)) return;
-    for (let eid = 0; eid < this.eidBound; eid++) writeCell(this.ctx, column.kind, column.region.addr, eid, column.def.type, value);
+    if (column.zeroDefault) return;
+    for (let eid = 0; eid < this.eidBound; eid++) writeCell(this.ctx, column.kind, column.region.addr, eid, column.def.type, column.defaultValue);
   }
 }
 

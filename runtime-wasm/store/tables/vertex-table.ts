@@ -7,9 +7,8 @@ import { DELETED_ENTRY, EMPTY_ENTRY, IdKind, VERTEX_BLOCK_MASK, VERTEX_BLOCK_SHI
 import { probeId } from "./id-probe.js";
 import { ColumnSet, type RestoredColumn } from "./column-set.js";
 import type { Region } from "../memory/space.js";
-import { defaultOf } from "../values/coerce.js";
 import { idColumnBytes, keyHigh, keyLow, type IdKey } from "../values/ids.js";
-import { columnBytes, isZeroCell, writeCell, type Column } from "./columns.js";
+import { columnBytes, writeCell, type Column } from "./columns.js";
 import type { StoreContext } from "./context.js";
 
 const MIN_SLOTS = 64;
@@ -73,7 +72,7 @@ export class VertexTable {
   /** Match columns to the type's attributes by name and type; new ones are created with their default. */
   setAttributes(def: VertexType): void {
     this.def = def;
-    this.attributes.match(this.ctx.space, def.attributes, (column) => {
+    this.attributes.match(this.ctx.space, def.attributes, this.ctx.tuples, (column) => {
       if (this.capacity > 0) this.fillColumn(column);
       else column.region = this.ctx.space.allocate(8);
     });
@@ -98,7 +97,7 @@ export class VertexTable {
     arena.u8.set(data.alive, this.alive.addr);
     this.idColumn = space.allocate(capacity * this.idBytes);
     arena.u8.set(data.ids, this.idColumn.addr);
-    this.attributes.restore(space, data.columns, this.def.attributes, capacity);
+    this.attributes.restore(space, data.columns, this.def.attributes, capacity, this.ctx.tuples);
     this.findKeyColumns();
     this.blocks.length = 0;
     this.blocks.push(...data.blocks);
@@ -147,13 +146,12 @@ export class VertexTable {
     arena.u8[this.alive.addr + (local >>> 3)] |= 1 << (local & 7);
     this.idColumn = space.writable(this.idColumn!);
     this.writeId(local, key);
-    for (const column of this.columns) {
-      if (!column.region) continue;
-      const value = defaultOf(column.def, this.ctx.tuples);
-      if (!reused && isZeroCell(column.kind, value)) continue;
-      this.writeAttribute(column, local, value);
+    const columns = this.columns;
+    for (let i = 0; i < columns.length; i++) {
+      const column = columns[i];
+      if (column.region && (reused || !column.zeroDefault)) this.writeAttribute(column, local, column.defaultValue);
     }
-    if (keyValues) this.keyColumns.forEach((c, i) => this.writeAttribute(c, local, keyValues[i]));
+    if (keyValues) for (let i = 0; i < keyValues.length; i++) this.writeAttribute(this.keyColumns[i], local, keyValues[i]);
     this.liveCount++;
     this.hashInsert(local);
     this.dirty = true;
@@ -283,9 +281,8 @@ export class VertexTable {
   /** A new column filled with the attribute's default for every slot. */
   private fillColumn(column: Column): void {
     column.region = this.ctx.space.allocate(columnBytes(column.kind, this.capacity));
-    const value = defaultOf(column.def, this.ctx.tuples);
-    if (isZeroCell(column.kind, value)) return;
-    for (let local = 0; local < this.slotCount; local++) writeCell(this.ctx, column.kind, column.region.addr, local, column.def.type, value);
+    if (column.zeroDefault) return;
+    for (let local = 0; local < this.slotCount; local++) writeCell(this.ctx, column.kind, column.region.addr, local, column.def.type, column.defaultValue);
   }
 
   /** Insert a slot the hash does not hold yet (its id is already in the id column); the caller made room (see create). */
