@@ -13,7 +13,7 @@ import type { AstScript } from "../../../compiler/ast/index.js";
 
 const corpusDir = fileURLToPath(new URL("../../../../tests/compiler/corpus/", import.meta.url));
 const seed = Number(process.env.FUZZ_SEED ?? 20240601);
-const count = Number(process.env.FUZZ_COUNT ?? 2500);
+const count = Number(process.env.FUZZ_COUNT ?? 2000);
 
 /** mulberry32: a small seeded PRNG, so every run sees the same inputs. */
 function prng(state: number): () => number {
