@@ -111,16 +111,23 @@ export class BuildContext {
   }
 }
 
-/** The value of a GSQL string literal: drops the quotes and resolves backslash escapes. */
+/**
+ * The value of a GSQL string literal: drops the quotes and resolves `\"`, `\\`, `\n`, `\t`
+ * and `\r`. Any other backslash stays as written, because what it means belongs to where the
+ * string is used: LIKE patterns escape `%` and `_` (`"%\_%"`), loading options write
+ * separators as `"\xy"` (decimal character codes).
+ */
 export function unescapeString(text: string): string {
   const closed = text.length >= 2 && text.endsWith('"') && !isEscapedAt(text, text.length - 1);
   const body = text.slice(1, closed ? -1 : undefined);
-  return body.replace(/\\(.)/gs, (_all, ch: string) => {
+  return body.replace(/\\(.)/gs, (all, ch: string) => {
     switch (ch) {
+      case '"': return '"';
+      case "\\": return "\\";
       case "n": return "\n";
       case "t": return "\t";
       case "r": return "\r";
-      default: return ch;
+      default: return all;
     }
   });
 }
