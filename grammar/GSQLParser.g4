@@ -67,12 +67,18 @@ topStatementBody
 // Names: plain identifiers and the keywords GSQL does not reserve, so a vertex type may be
 // called Show or User. Reserved words (SELECT, FROM, ...) are never names.
 identifier
-    : plainName
+    : ID
+    | LIST | MAP | UPDATE | FILE | PER | REPLACE | GROUP | BY | DISTINCT | INSERT
+    | DIRECTED | UNDIRECTED | PRIMARY | KEY | DEFAULT | DISCRIMINATOR | COMPRESS | ADMIN
+    | CASCADE | GLOBAL | SCHEMA_CHANGE | JOB | ADD | ATTRIBUTE | INDEX | PAIR | LOADING
+    | DEFINE | FILENAME | HEADER | INPUT_LINE_FILTER | LOAD | USING | TEMP_TABLE | NUMERIC
+    | EMPTY | USER | SECRET | ROLE | PRIVILEGE | PASSWORD | STORE | STATUS | PACKAGE | ALL
     | SHOW | USE | DROP | ALTER | INSTALL | LS | GRANT | REVOKE | CLEAR | BEGIN | HELP | RESUME | ABORT
     ;
 
-// Names that cannot start a top-level command: used where a command ends with an optional
-// name (CREATE SECRET [alias]), so it never swallows the command on the next line.
+// Names that cannot start a top-level command (`identifier` without its last line, spelled
+// out rather than nested so every name costs one parse-tree level): used where a command
+// ends with an optional name (CREATE SECRET [alias]), so it never swallows the next command.
 plainName
     : ID
     | LIST | MAP | UPDATE | FILE | PER | REPLACE | GROUP | BY | DISTINCT | INSERT
