@@ -52,12 +52,13 @@ export function selectVertices(snapshot: Snapshot, graph: GraphHandle, sel: Vert
   const keep = compileFilter(sel.filter, source, what);
   const order = compileSort(sel.sort, source, what);
   const max = Math.min(sel.limit ?? cap, cap);
+  if (max <= 0) return [];
   if (sel.id !== undefined) {
-    const vid = snapshot.lookup(type.key, sel.id);
+    const vid = lookupLive(snapshot, type.key, sel.id);
     if (vid === undefined) {
       throw invalidRequest(`The input vertex id '${clip(sel.id)}' is not a valid vertex id for vertex type = ${type.name}.`);
     }
-    return (keep === undefined || keep(vid)) && max > 0 ? [vid] : [];
+    return keep === undefined || keep(vid) ? [vid] : [];
   }
   const out: number[] = [];
   // Without a sort, scanning stops at the limit; with one, every candidate is looked at.
@@ -73,6 +74,15 @@ export function selectVertices(snapshot: Snapshot, graph: GraphHandle, sel: Vert
     if (out.length > max) out.length = max;
   }
   return out;
+}
+
+/**
+ * Internal id of a live vertex by primary id. The liveness check guards against an index
+ * entry that outlived its vertex.
+ */
+export function lookupLive(snapshot: Snapshot, typeKey: string, id: string): number | undefined {
+  const vid = snapshot.lookup(typeKey, id);
+  return vid !== undefined && snapshot.exists(vid) ? vid : undefined;
 }
 
 export function vertexSource(snapshot: Snapshot, type: VertexType): AttributeSource<number> {
