@@ -61,6 +61,13 @@ export async function runRestBench(o: BenchOptions): Promise<void> {
     const weightedSeconds = (performance.now() - start) / 1000;
     report("upsert edges with a DOUBLE attribute (batches of 50k)", weighted / weightedSeconds, "edges/s", weightedSeconds);
 
+    const raw = await ask<{ verticesPerSecond: number; edgesPerSecond: number }>(child, { rawStore: { vertices: o.vertices, edges: o.edges } }, "rawStore");
+    if (raw) {
+      report("peer: the same upserts given to the store directly (no HTTP, no JSON)", raw.verticesPerSecond, "vertices/s", o.vertices / raw.verticesPerSecond);
+      report("peer: the same edges given to the store directly", raw.edgesPerSecond, "edges/s", o.edges / raw.edgesPerSecond);
+      console.log(`  ratio REST / direct store: vertices ${(o.vertices / vertexSeconds / raw.verticesPerSecond).toFixed(2)}, edges ${(o.edges / edgeSeconds / raw.edgesPerSecond).toFixed(2)}`);
+    }
+
     const reads = await loadGetById(base, o);
     report(`GET vertex by id, ${o.connections} connections, ${reads.tool}`, reads.perSecond, "requests/s", o.seconds);
     console.log(`  reference: a trivial Koa JSON GET measured ≈30k requests/s with wrk -t1 -c50 on this kind of machine (toolchain notes)`);
@@ -148,6 +155,19 @@ function startServerProcess(): Promise<{ child: ChildProcess; port: number }> {
     child.on("message", (msg: { port?: number }) => {
       if (msg.port !== undefined) resolve({ child, port: msg.port });
     });
+  });
+}
+
+function ask<T>(child: ChildProcess, message: unknown, key: string): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    const onMessage = (msg: Record<string, unknown>) => {
+      if (msg[key] !== undefined) {
+        child.off("message", onMessage);
+        resolve(msg[key] as T);
+      }
+    };
+    child.on("message", onMessage);
+    child.send(message as object);
   });
 }
 
