@@ -6,6 +6,7 @@
 import { isJsonObject, type JsonValue } from "../http/json-body.js";
 import type { UpsertAttribute, UpsertEdge, UpsertVertex } from "./commands.js";
 import { invalidRequest } from "./engine-error.js";
+import { clip } from "./clip-text.js";
 
 export interface UpsertItems {
   vertices: UpsertVertex[];
@@ -96,8 +97,4 @@ function readAttributes(value: JsonValue, where: () => string): UpsertAttribute[
     attrs.push({ name, value: attrValue, op });
   }
   return attrs;
-}
-
-function clip(text: string): string {
-  return text.length > 100 ? text.slice(0, 100) + "..." : text;
 }
