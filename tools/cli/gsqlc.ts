@@ -96,7 +96,7 @@ function check(args: string[]): number {
     sources.set(file, text);
     analyzeSource(text, file, { log, ...(schema ? { schema: schema.ast } : {}) });
   }
-  const fileCount = checked.length;
+  const fileCount = checked.length + (schema ? 1 : 0);
   const diagnostics = log.sorted();
   const errors = diagnostics.filter((d) => d.severity === "error").length;
   const warnings = diagnostics.length - errors;

@@ -44,7 +44,7 @@ CREATE QUERY caller() FOR GRAPH G {
 
   it("the corpus checks clean: exit 0", () => {
     const r = gsqlc(["check", "--schema", join(CORPUS, "00-schema.gsql"), CORPUS]);
-    expect(r.stdout.trim().split("\n").pop()).to.equal("16 files checked: 0 errors, 0 warnings");
+    expect(r.stdout.trim().split("\n").pop()).to.equal("17 files checked: 0 errors, 0 warnings");
     expect(r.code).to.equal(0);
   });
 
@@ -56,14 +56,14 @@ CREATE QUERY caller() FOR GRAPH G {
       `${join(dir, "queries", "bad.gsql")}:3:33: error GSQL2004: 'agee' is not an attribute of vertex type P`,
       `${join(dir, "queries", "bad.gsql")}:4:9: error GSQL2010: 'nosuch' is not a built-in function, a tuple type or a query of graph 'G' (a sub-query must be created before its caller)`,
     ]);
-    expect(r.stdout.trim().split("\n").pop()).to.equal("2 files checked: 2 errors, 0 warnings");
+    expect(r.stdout.trim().split("\n").pop()).to.equal("3 files checked: 2 errors, 0 warnings");
   });
 
   it("--format json lists the diagnostics for CI tools", () => {
     const r = gsqlc(["check", "--format", "json", "--schema", join(dir, "schema.gsql"), join(dir, "queries")]);
     expect(r.code).to.equal(1);
     const report = JSON.parse(r.stdout);
-    expect(report).to.deep.include({ files: 2, errors: 2, warnings: 0 });
+    expect(report).to.deep.include({ files: 3, errors: 2, warnings: 0 });
     expect(report.diagnostics.map((d: { code: string; line: number; column: number }) => [d.code, d.line, d.column]))
       .to.deep.equal([["GSQL2004", 3, 33], ["GSQL2010", 4, 9]]);
   });
