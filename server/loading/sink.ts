@@ -13,7 +13,7 @@ export interface AttributeWrite {
   op: WriteOp;
 }
 
-/** A vertex id as the store keys it: STRING ids are strings, INT/UINT bigint, DATETIME epoch seconds. */
+/** A vertex id: STRING ids are strings; INT/UINT a number when it is a safe integer, else bigint; DATETIME epoch seconds. */
 export type VertexId = string | bigint | number;
 
 export interface VertexWrite {

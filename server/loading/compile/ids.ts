@@ -20,10 +20,33 @@ export function idConverter(type: PrimaryIdType): IdConverter {
         return t;
       };
     case "INT":
-      return (t) => (t === undefined || t === "" ? NO_ID : parseIntToken(t));
+      return (t) => (t === undefined || t === "" ? NO_ID : (scanSmallInteger(t, true) ?? parseIntToken(t)));
     case "UINT":
-      return (t) => (t === undefined || t === "" ? NO_ID : parseUintToken(t));
+      return (t) => (t === undefined || t === "" ? NO_ID : (scanSmallInteger(t, false) ?? parseUintToken(t)));
     case "DATETIME":
       return (t) => (t === undefined || t === "" ? NO_ID : parseDatetimeToken(t));
   }
+}
+
+/**
+ * The common case of integer ids, without a regular expression or a BigInt: plain digits
+ * (with a '-' when signed), at most 15 of them, as a number. Anything else (spaces, '+',
+ * long values, non-digits) returns undefined and takes the general path.
+ */
+function scanSmallInteger(t: string, signed: boolean): number | undefined {
+  const n = t.length;
+  let i = 0;
+  let negative = false;
+  if (signed && t.charCodeAt(0) === 45) {
+    negative = true;
+    i = 1;
+  }
+  if (i >= n || n - i > 15) return undefined;
+  let v = 0;
+  for (; i < n; i++) {
+    const d = t.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return undefined;
+    v = v * 10 + d;
+  }
+  return negative ? 0 - v : v;
 }

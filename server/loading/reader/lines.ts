@@ -27,7 +27,7 @@ export interface LineOptions {
   chunkBytes?: number;
 }
 
-const DEFAULT_CHUNK = 4 << 20;
+const DEFAULT_CHUNK = 256 << 10;
 
 /** Reads every line of the source; resolves with the number of lines seen (oversize included). */
 export async function readLines(source: LineSource, options: LineOptions, callbacks: LineCallbacks): Promise<number> {

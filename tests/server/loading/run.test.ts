@@ -195,7 +195,7 @@ describe("runLoad: CSV to vertices and edges", () => {
     await runLoad(plan, body("1,5,2.5,3;1;3,a:1;b:2,6\n"), sink);
     expect(sink.vertices[0]).to.deep.equal({
       type: "Counter",
-      id: 1n,
+      id: 1,
       newVertexOnly: false,
       attributes: [
         { name: "total", value: 5n, op: "add" },
@@ -225,7 +225,7 @@ describe("runLoad: CSV to vertices and edges", () => {
     const sink = new RecordingSink();
     const plan = job([{ kind: "vertex", type: "City", values: [named("id"), named("name")] }], { header: true });
     const r = await runLoad(plan, body("id,name\n1,a\n2,b\n3,c\n4,d\n"), sink, { lineRange: { first: 3, last: 4 } });
-    expect(sink.vertices.map((v) => v.id)).to.deep.equal([2n, 3n]);
+    expect(sink.vertices.map((v) => v.id)).to.deep.equal([2, 3]);
     expect(r.sources[0]!.lines).to.equal(2);
   });
 
@@ -319,7 +319,7 @@ describe("runLoad: DELETE statements", () => {
       ],
     };
     const r = await runLoad(plan, body("5,a,b\nx,c,d\n"), sink);
-    expect(sink.batches[0]!.vertexDeletes).to.deep.equal([{ type: "City", id: 5n }]);
+    expect(sink.batches[0]!.vertexDeletes).to.deep.equal([{ type: "City", id: 5 }]);
     expect(sink.batches[0]!.edgeDeletes.map((d) => `${d.from.id}->${d.to!.id}`)).to.deep.equal(["a->b", "c->d"]);
     expect(r.sources[0]!.statistics.deleteVertex[0]).to.include({ typeName: "City", validObject: 1, invalidPrimaryId: 1 });
   });
