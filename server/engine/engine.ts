@@ -12,6 +12,8 @@ import { applyDeleteEdges, applyDeleteVertices, applyDeleteVerticesByType } from
 import { EngineError, graphNotFound, invalidRequest } from "./engine-error.js";
 import { applyUpsert, type UpsertOutcome } from "./upsert-apply.js";
 import { EDITION } from "../version.js";
+import type { LoadingJobPlan } from "../loading/plan.js";
+import { applyLoadBatch, type BatchOutcome } from "../loading/apply-batch.js";
 
 export interface EngineOptions {
   outputApi?: OutputApi;
@@ -32,6 +34,9 @@ export interface CommandResults {
   "delete-vertices": JsonOut;
   "delete-vertices-by-type": JsonOut;
   "delete-edges": JsonOut;
+  "create-loading-job": void;
+  "drop-loading-job": boolean;
+  "load-batch": BatchOutcome;
 }
 
 export interface ApplyOptions {
@@ -58,6 +63,8 @@ export class Engine {
   private outputApiState: OutputApi;
   private readonly graphs = new Map<string, GraphHandle>();
   private storeState: GraphStore | undefined;
+  /** Loading jobs by graph, then by job name (a minimal catalog until the GSQL catalog owns them). */
+  private readonly loadingJobsState = new Map<string, Map<string, LoadingJobPlan>>();
   readonly defaultTimeoutMs: number;
   readonly now: () => number;
 
@@ -103,6 +110,16 @@ export class Engine {
     );
   }
 
+  /** A loading job of a graph by name. */
+  loadingJob(graph: string, name: string): LoadingJobPlan | undefined {
+    return this.loadingJobsState.get(graph)?.get(name);
+  }
+
+  /** Every loading job of a graph, in creation order. */
+  loadingJobs(graph: string): LoadingJobPlan[] {
+    return [...(this.loadingJobsState.get(graph)?.values() ?? [])];
+  }
+
   /** The `version` field of responses about `graph` (absent under output API v1). */
   apiVersion(graph: GraphHandle | undefined): ApiVersion | undefined {
     if (this.outputApiState === "v1") return undefined;
@@ -138,6 +155,16 @@ export class Engine {
           return applyDeleteVerticesByType(this.store, this.resolveGraph(command.graph), command);
         case "delete-edges":
           return applyDeleteEdges(this.store, this.resolveGraph(command.graph), command, deadline);
+        case "create-loading-job": {
+          const jobs = this.loadingJobsState.get(command.plan.graph) ?? new Map<string, LoadingJobPlan>();
+          jobs.set(command.plan.name, structuredClone(command.plan));
+          this.loadingJobsState.set(command.plan.graph, jobs);
+          return undefined;
+        }
+        case "drop-loading-job":
+          return this.loadingJobsState.get(command.graph)?.delete(command.name) ?? false;
+        case "load-batch":
+          return applyLoadBatch(this.store, this.resolveGraph(command.graph).view, command.batch);
       }
     });
   }

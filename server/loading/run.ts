@@ -202,7 +202,7 @@ async function loadSource(js: JobSource, source: LineSource, sourceName: string,
     },
   );
   if (bindError !== undefined) throw bindError;
-  if (stoppedBy === "aborted") throw new LoadError(`The load of ${sourceName} was stopped (timeout).`);
+  if (stoppedBy === "aborted") throw new LoadError(`The load of ${sourceName} did not finish within its time limit.`, undefined, "timeout");
   return { variable: js.variable, sourceName, statistics: stats, lines, bytes, durationMs: performance.now() - started, stoppedBy };
 }
 
@@ -210,7 +210,7 @@ async function checkReadable(path: string): Promise<void> {
   try {
     await stat(path);
   } catch {
-    throw new LoadError(`File or directory ${path} does not exist or cannot be read.`);
+    throw new LoadError(`File or directory ${path} does not exist or cannot be read.`, undefined, "io");
   }
 }
 
