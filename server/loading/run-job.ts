@@ -56,11 +56,11 @@ export async function runLoadingJob(engine: Engine, request: RunJobRequest): Pro
       request.onProgress &&
       ((p) => {
         if (started[started.length - 1] !== p.sourceName) started.push(p.sourceName);
-        request.onProgress!(formatProgress(jobId, p, started.length - 1, total), p);
+        request.onProgress!(formatProgress(jobId, p, started.length - 1, Math.max(total, started.length)), p);
       }),
   });
   if (request.noPrint) return { jobId, result, lines: header };
-  return { jobId, result, lines: [...header, "", ...statusLines(jobId, result, total)] };
+  return { jobId, result, lines: [...header, "", ...statusLines(jobId, result)] };
 }
 
 /** The variables to run with their paths; a variable with no path anywhere stops the job before it starts. */
@@ -95,7 +95,8 @@ function jobHeader(request: RunJobRequest, jobId: string): string[] {
   ];
 }
 
-function statusLines(jobId: string, result: LoadResult, total: number): string[] {
+/** Finished/Total count files: a directory variable contributes each file it holds. */
+function statusLines(jobId: string, result: LoadResult): string[] {
   const rows = result.sources.map((s) => ({
     file: s.sourceName,
     lines: s.lines,
@@ -106,7 +107,7 @@ function statusLines(jobId: string, result: LoadResult, total: number): string[]
   const stopped = result.sources.some((s) => s.stoppedBy !== undefined);
   return [
     `Job "${jobId}" loading status`,
-    `[${stopped ? "ABORTED" : "FINISHED"}] m1 ( Finished: ${result.sources.length} / Total: ${total} )`,
+    `[${stopped ? "ABORTED" : "FINISHED"}] m1 ( Finished: ${result.sources.length} / Total: ${result.sources.length} )`,
     `  [${stopped ? "ABORTED" : "LOADED"}]`,
     ...formatStatusTable(rows),
     ...result.sources.flatMap(warnings),
