@@ -153,10 +153,11 @@ async function loadSource(js: JobSource, source: LineSource, sourceName: string,
         stats.invalidJson++;
         return true;
       }
-      fields.length = b.jsonPaths.length;
+      if (fields.length !== b.jsonPaths.length) fields.length = b.jsonPaths.length;
     } else {
       const n = split(text, fields);
-      fields.length = n;
+      // Tokens past n are left from a longer line: cut them (only when the count changes).
+      if (fields.length !== n) fields.length = n;
       if (n < b.requiredTokens) {
         stats.notEnoughToken++;
         return true;

@@ -1,7 +1,9 @@
-// What the loader hands to the graph store: batches of whole, already-validated objects.
-// The store applies one batch atomically (all of it or none), creates missing edge
-// endpoints unless an edge asks that they exist, writes reverse edges with forward ones,
-// and folds each attribute value into the stored one with its operator.
+// What the loader hands to the graph store: batches of whole, already-validated objects,
+// shaped like the store's upsert items (types named by their store key, operators as the
+// store's symbols) so a batch reaches the store without being copied. The store applies one
+// batch atomically (all of it or none), creates missing edge endpoints unless an edge asks
+// that they exist, writes reverse edges with forward ones, and folds each attribute value
+// into the stored one with its operator.
 import type { AttrValue, DatabaseSchema } from "../../runtime-wasm/schema/types.js";
 import type { WriteOp } from "./compile/attributes.js";
 
@@ -17,6 +19,7 @@ export interface AttributeWrite {
 export type VertexId = string | bigint | number;
 
 export interface VertexWrite {
+  /** Vertex type key. */
   type: string;
   id: VertexId;
   attributes: AttributeWrite[];
@@ -25,11 +28,13 @@ export interface VertexWrite {
 }
 
 export interface EndpointRef {
+  /** Vertex type key. */
   type: string;
   id: VertexId;
 }
 
 export interface EdgeWrite {
+  /** Edge type key. */
   type: string;
   from: EndpointRef;
   to: EndpointRef;
@@ -39,11 +44,12 @@ export interface EdgeWrite {
 }
 
 export interface VertexDelete {
+  /** Vertex type key. */
   type: string;
   id: VertexId;
 }
 
-/** Deletes the edges of `type` ("*" = any type) leaving `from`, to `to` if given, matching the discriminator values if given. */
+/** Deletes the edges of `type` (a key, or "*" = any type) leaving `from`, to `to` if given, matching the discriminator values if given. */
 export interface EdgeDelete {
   type: string;
   from: EndpointRef;

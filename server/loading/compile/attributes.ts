@@ -4,6 +4,7 @@
 // stored one. '_' and missing tokens yield SKIP: the attribute is not written (default on
 // create, stored value kept on update).
 import type { AttrType, AttrValue, DatabaseSchema } from "../../../runtime-wasm/schema/types.js";
+import type { UpsertOp } from "../../../runtime-wasm/store/index.js";
 import type { ReducerName, ValueExpr } from "../plan.js";
 import { LoadError } from "../errors.js";
 import { INVALID, WRONG_LENGTH, emptyMeansMissing, scalarConverter, tupleConverter, type Converted } from "../functions/convert.js";
@@ -15,8 +16,14 @@ export const SKIP: unique symbol = Symbol("skip");
 
 export type AttributeGetter = (row: Row) => Converted | typeof SKIP;
 
-/** How a loaded value folds into the stored one: a reducer, or "put" (MAP insert-or-replace per key). */
-export type WriteOp = ReducerName | "put";
+/**
+ * How a loaded value folds into the stored one, as the store's operator symbol. Loading
+ * overwrites scalars, appends to LIST/SET and puts MAP entries ("+" on collections) unless a
+ * REDUCE names another operator.
+ */
+export type WriteOp = UpsertOp;
+
+const REDUCER_SYMBOL: Record<ReducerName, UpsertOp> = { overwrite: "=", ignore_if_exists: "~", add: "+", and: "&", or: "|", max: ">", min: "<" };
 
 export interface CompiledAttribute {
   name: string;
@@ -32,12 +39,12 @@ export function compileAttribute(
   schema: DatabaseSchema,
 ): CompiledAttribute | undefined {
   if (expr.kind === "skip") return undefined;
-  let op: WriteOp = type.kind === "list" || type.kind === "set" ? "add" : type.kind === "map" ? "put" : "overwrite";
+  let op: WriteOp = type.kind === "scalar" || type.kind === "tuple" ? "=" : "+";
   let inner: ValueExpr = expr;
   if (expr.kind === "reduce") {
-    op = expr.reducer;
+    op = REDUCER_SYMBOL[expr.reducer];
     inner = expr.value;
-    checkReducer(name, type, op);
+    checkReducer(name, type, expr.reducer);
     if (inner.kind === "reduce") throw new LoadError(`REDUCE cannot be nested (attribute ${name}).`);
   }
   return { name, op, get: compileValue(name, type, inner, columns, schema) };

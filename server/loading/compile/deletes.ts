@@ -27,10 +27,10 @@ export function compileDelete(s: DeleteStatement, view: GraphView, columns: Colu
     if (!vt) throw new LoadError(`Vertex type ${s.type} does not exist in graph ${view.graph.name}.`, s.line);
     const token = compileToken(s.id, columns);
     const toId = idConverter(vt.primaryId.type);
-    const type = vt.name;
+    const type = vt.key;
     return {
       group: "deleteVertex",
-      typeName: type,
+      typeName: vt.name,
       emit(row, batch, stats) {
         if (where && !where(row)) return EmitOutcome.FailedCondition;
         const id = toId(token(row));
@@ -48,10 +48,10 @@ export function compileDelete(s: DeleteStatement, view: GraphView, columns: Colu
   const from = endpoint(s.from, fromType, view, columns);
   const to = s.to ? endpoint(s.to, endpointType(s.to, edgeType?.pairs.filter((p) => p.from === fromType).map((p) => p.to), view, "TO", s.type), view, columns) : undefined;
   const discriminator = compileDiscriminator(s, edgeType, columns);
-  const type = s.type;
+  const type = edgeType ? edgeType.key : "*";
   return {
     group: "deleteEdge",
-    typeName: type,
+    typeName: s.type,
     emit(row, batch, stats) {
       if (where && !where(row)) return EmitOutcome.FailedCondition;
       const fromId = from.id(from.token(row));
@@ -98,7 +98,7 @@ function endpointType(e: EndpointExpr, candidates: string[] | undefined, view: G
 
 function endpoint(e: EndpointExpr, type: string, view: GraphView, columns: ColumnResolver): { type: string; token: TokenGetter; id: IdConverter } {
   const vt = view.vertexType(type)!;
-  return { type, token: compileToken(e.id, columns), id: idConverter(vt.primaryId.type) };
+  return { type: vt.key, token: compileToken(e.id, columns), id: idConverter(vt.primaryId.type) };
 }
 
 function compileDiscriminator(

@@ -41,10 +41,10 @@ export function compileVertexDestination(d: VertexDestination, view: GraphView, 
   const attributes = compileAttributes(vt, d.values.slice(1), columns, view);
   const where = d.where ? compileCondition(d.where, (e) => compileToken(e, columns)) : undefined;
   const newVertexOnly = using.newVertexOnly;
-  const type = vt.name;
+  const type = vt.key;
   return {
     group: "vertex",
-    typeName: type,
+    typeName: vt.name,
     emit(row, batch, stats) {
       if (where && !where(row)) return EmitOutcome.FailedCondition;
       const id = toId(idToken(row));
@@ -72,10 +72,10 @@ export function compileEdgeDestination(d: EdgeDestination, view: GraphView, colu
   const attributes = compileAttributes(et, d.values, columns, view);
   const where = d.where ? compileCondition(d.where, (e) => compileToken(e, columns)) : undefined;
   const vertexMustExist = using.vertexMustExist;
-  const type = et.name;
+  const type = et.key;
   return {
     group: "edge",
-    typeName: type,
+    typeName: et.name,
     emit(row, batch, stats) {
       if (where && !where(row)) return EmitOutcome.FailedCondition;
       const pair = endpoints.types(row);
@@ -109,8 +109,11 @@ function compileAttributes(t: VertexType | EdgeType, values: VertexDestination["
   return out;
 }
 
+const NO_WRITES: AttributeWrite[] = Object.freeze([]) as unknown as AttributeWrite[];
+
 /** Every attribute of the object, or undefined (counted) when any one is invalid. */
 function evaluateAttributes(attributes: CompiledAttribute[], row: Row, stats: ObjectStatistics): AttributeWrite[] | undefined {
+  if (attributes.length === 0) return NO_WRITES;
   const writes: AttributeWrite[] = [];
   for (let i = 0; i < attributes.length; i++) {
     const a = attributes[i]!;
@@ -129,6 +132,7 @@ function evaluateAttributes(attributes: CompiledAttribute[], row: Row, stats: Ob
   return writes;
 }
 
+/** Endpoint types of one pair, as store keys, with their id converters. */
 interface ResolvedPair {
   from: string;
   to: string;
@@ -166,7 +170,7 @@ function compileEndpoints(et: EdgeType, from: EndpointExpr, to: EndpointExpr, vi
       const p = [...unique.values()][0]!;
       const fv = view.vertexType(p.from);
       const tv = view.vertexType(p.to);
-      if (fv && tv) result = { from: p.from, to: p.to, fromId: idConverter(fv.primaryId.type), toId: idConverter(tv.primaryId.type) };
+      if (fv && tv) result = { from: fv.key, to: tv.key, fromId: idConverter(fv.primaryId.type), toId: idConverter(tv.primaryId.type) };
     }
     if (cache.size < 1024) cache.set(key, result);
     return result;

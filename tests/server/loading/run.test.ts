@@ -26,8 +26,8 @@ describe("runLoad: CSV to vertices and edges", () => {
       deleteEdge: [],
     });
     expect(sink.vertices).to.deep.equal([
-      { type: "Person", id: "p1", newVertexOnly: false, attributes: [{ name: "name", value: "Ann", op: "overwrite" }, { name: "age", value: 31n, op: "overwrite" }] },
-      { type: "Person", id: "p2", newVertexOnly: false, attributes: [{ name: "name", value: "Bob", op: "overwrite" }, { name: "age", value: 27n, op: "overwrite" }] },
+      { type: "Person", id: "p1", newVertexOnly: false, attributes: [{ name: "name", value: "Ann", op: "=" }, { name: "age", value: 31n, op: "=" }] },
+      { type: "Person", id: "p2", newVertexOnly: false, attributes: [{ name: "name", value: "Bob", op: "=" }, { name: "age", value: 27n, op: "=" }] },
     ]);
   });
 
@@ -38,7 +38,7 @@ describe("runLoad: CSV to vertices and edges", () => {
     expect(r.sources[0]!.lines).to.equal(1);
     expect(r.sources[0]!.statistics.validLine).to.equal(1);
     expect(sink.vertices[0]!.id).to.equal("p9");
-    expect(sink.vertices[0]!.attributes).to.deep.equal([{ name: "name", value: "Zed", op: "overwrite" }, { name: "age", value: 40n, op: "overwrite" }]);
+    expect(sink.vertices[0]!.attributes).to.deep.equal([{ name: "name", value: "Zed", op: "=" }, { name: "age", value: 40n, op: "=" }]);
   });
 
   it("a $\"name\" not in the header is a load error and writes nothing", async () => {
@@ -96,7 +96,7 @@ describe("runLoad: CSV to vertices and edges", () => {
     const plan = job([{ kind: "edge", type: "Knows", from: { id: col(0) }, to: { id: col(1) }, values: [col(2)] }], { vertexMustExist: true });
     const r = await runLoad(plan, body("a,b,2001\nb,,2002\nc,d,x\n"), sink);
     expect(r.sources[0]!.statistics.edge).to.deep.equal([{ typeName: "Knows", ...zeroObject, validObject: 1, noIdFound: 1, invalidAttribute: 1 }]);
-    expect(sink.edges).to.deep.equal([{ type: "Knows", from: { type: "Person", id: "a" }, to: { type: "Person", id: "b" }, attributes: [{ name: "since", value: 2001n, op: "overwrite" }], vertexMustExist: true }]);
+    expect(sink.edges).to.deep.equal([{ type: "Knows", from: { type: "Person", id: "a" }, to: { type: "Person", id: "b" }, attributes: [{ name: "since", value: 2001n, op: "=" }], vertexMustExist: true }]);
   });
 
   it("multi-pair edges pick the pair from a type annotation, fixed or read from a column", async () => {
@@ -155,14 +155,14 @@ describe("runLoad: CSV to vertices and edges", () => {
       type: "Person",
       id: "p-abc",
       newVertexOnly: false,
-      attributes: [{ name: "name", value: "Online_POST", op: "overwrite" }, { name: "age", value: 7n, op: "overwrite" }, { name: "active", value: true, op: "overwrite" }],
+      attributes: [{ name: "name", value: "Online_POST", op: "=" }, { name: "age", value: 7n, op: "=" }, { name: "active", value: true, op: "=" }],
     });
   });
 
   it("empty tokens: STRING writes \"\", other types keep the stored value (not written)", async () => {
     const sink = new RecordingSink();
     await runLoad(job([{ kind: "vertex", type: "Person", values: [col(0), col(1), col(2), col(3), col(4), col(5), skip] }]), body("p1,,,,,\n"), sink);
-    expect(sink.vertices[0]!.attributes).to.deep.equal([{ name: "name", value: "", op: "overwrite" }]);
+    expect(sink.vertices[0]!.attributes).to.deep.equal([{ name: "name", value: "", op: "=" }]);
   });
 
   it("DATETIME forms load as epoch seconds; an invalid one rejects the object", async () => {
@@ -198,14 +198,14 @@ describe("runLoad: CSV to vertices and edges", () => {
       id: 1,
       newVertexOnly: false,
       attributes: [
-        { name: "total", value: 5n, op: "add" },
-        { name: "best", value: 2.5, op: "max" },
-        { name: "seen", value: [3n, 1n], op: "add" },
-        { name: "scores", value: [["a", 1n], ["b", 2n]], op: "put" },
-        { name: "flag", value: 6n, op: "or" },
+        { name: "total", value: 5n, op: "+" },
+        { name: "best", value: 2.5, op: ">" },
+        { name: "seen", value: [3n, 1n], op: "+" },
+        { name: "scores", value: [["a", 1n], ["b", 2n]], op: "+" },
+        { name: "flag", value: 6n, op: "|" },
       ],
     });
-    expect(sink.vertices[1]!.attributes).to.deep.equal([{ name: "tags", value: ["5", "x", "2.5"], op: "add" }]);
+    expect(sink.vertices[1]!.attributes).to.deep.equal([{ name: "tags", value: ["5", "x", "2.5"], op: "+" }]);
   });
 
   it("a reducer that does not fit the attribute type is a plan error", async () => {
@@ -281,8 +281,8 @@ describe("runLoad: JSON lines", () => {
     const s = r.sources[0]!.statistics;
     expect([s.validLine, s.invalidJson, s.vertex[0]!.validObject, s.vertex[0]!.noIdFound]).to.deep.equal([3, 2, 2, 1]);
     expect(sink.vertices).to.deep.equal([
-      { type: "Person", id: "a", newVertexOnly: false, attributes: [{ name: "name", value: "Ann", op: "overwrite" }, { name: "age", value: 30n, op: "overwrite" }, { name: "active", value: true, op: "overwrite" }] },
-      { type: "Person", id: "b", newVertexOnly: false, attributes: [{ name: "age", value: 5n, op: "overwrite" }] },
+      { type: "Person", id: "a", newVertexOnly: false, attributes: [{ name: "name", value: "Ann", op: "=" }, { name: "age", value: 30n, op: "=" }, { name: "active", value: true, op: "=" }] },
+      { type: "Person", id: "b", newVertexOnly: false, attributes: [{ name: "age", value: 5n, op: "=" }] },
     ]);
   });
 });
