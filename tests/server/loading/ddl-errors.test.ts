@@ -5,6 +5,7 @@ import { expect } from "chai";
 import { Engine } from "../../../server/engine/engine.js";
 import { startTestServer, type TestServer } from "../../helpers/http.js";
 import { col, job, lit, named, skip, socialSchema } from "./fixtures.js";
+import { mulberry32 } from "../../../tools/bench/rmat.js";
 
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
 
@@ -109,5 +110,55 @@ describe("POST /ddl: requests that load nothing", () => {
     const r = await server.request("POST", "/ddl/social?tag=filtered", "x".repeat(5000), FORM);
     expect(r.status).to.equal(413);
     expect((await server.get("/echo")).json).to.deep.equal({ error: false, message: "Hello GSQL" });
+  });
+});
+
+describe("POST /ddl: hostile bodies are counted, nothing partial, server up", () => {
+  let server: TestServer;
+  before(async () => {
+    const engine = new Engine();
+    engine.apply({ kind: "define-schema", schema: socialSchema() });
+    const never = { kind: "compare" as const, op: "==" as const, left: { kind: "token" as const, value: col(0) }, right: { kind: "string" as const, text: "never" } };
+    engine.apply({ kind: "create-loading-job", plan: job([{ kind: "vertex", type: "City", values: [col(0), col(1)], where: never }], {}, { name: "filtered" }) });
+    const neverJson = { ...never, left: { kind: "token" as const, value: named("id") } };
+    engine.apply({ kind: "create-loading-job", plan: job([{ kind: "vertex", type: "City", values: [named("id"), named("name")], where: neverJson }], { jsonFile: true }, { name: "json" }) });
+    server = await startTestServer({ engine });
+  });
+  after(() => server.close());
+
+  it("a 17 MiB line counts as oversizeToken; short lines as notEnoughToken", async () => {
+    const body = `a,b\n${"x".repeat(17 << 20)}\nc\nd,e\n`;
+    const r = await server.request("POST", "/ddl/social?tag=filtered", body, FORM);
+    expect(r.status).to.equal(200);
+    const s = r.json.results[0].statistics;
+    expect([s.validLine, s.oversizeToken, s.notEnoughToken, s.failedConditionLine]).to.deep.equal([2, 1, 1, 2]);
+  });
+
+  it("binary garbage gives statistics, not an error", async () => {
+    const random = mulberry32(5);
+    const bytes = new Uint8Array(300_000);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(random() * 256);
+    const res = await fetch(server.url("/ddl/social?tag=filtered"), { method: "POST", body: bytes, headers: FORM });
+    expect(res.status).to.equal(200);
+    const s = ((await res.json()) as any).results[0].statistics;
+    expect(s.validLine + s.notEnoughToken).to.be.greaterThan(0);
+    expect(s.validLine).to.equal(s.failedConditionLine);
+    const j = await fetch(server.url("/ddl/social?tag=json"), { method: "POST", body: bytes, headers: FORM });
+    const js = ((await j.json()) as any).results[0].statistics;
+    expect(js.validLine).to.equal(0);
+    expect(js.invalidJson).to.be.greaterThan(0);
+    expect((await server.get("/echo")).status).to.equal(200);
+  });
+
+  it("generated query strings never crash the endpoint", async () => {
+    const random = mulberry32(11);
+    const pieces = ["tag=filtered", "tag=", "sep=%00", "eol=%0D%0A", "sep=%E2%82%AC%E2%82%AC", "timeout=99999999999", "concise=maybe", "filename=%2F..%2Fetc", "ack=none", "tag=%FF", "sep=,,,,,"];
+    for (let i = 0; i < 40; i++) {
+      const query = Array.from({ length: 1 + Math.floor(random() * 4) }, () => pieces[Math.floor(random() * pieces.length)]).join("&");
+      const r = await server.request("POST", `/ddl/social?${query}`, "1,a\n2\n", FORM);
+      expect([200, 400], query).to.include(r.status);
+      expect(r.json.error, query).to.equal(r.status !== 200);
+    }
+    expect((await server.get("/echo")).status).to.equal(200);
   });
 });
