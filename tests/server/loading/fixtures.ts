@@ -53,6 +53,7 @@ export function socialSchema(): DatabaseSchema {
   ];
   const edgeTypes = [
     edgeType("Knows", [["Person", "Person"]], [["since", scalar("INT")]], true, "Known_By"),
+    { ...edgeType("Known_By", [["Person", "Person"]], [["since", scalar("INT")]]), reverseOf: "Knows" },
     edgeType("LivesIn", [["Person", "City"]]),
     edgeType("Likes", [["Person", "Person"], ["Person", "City"]]),
   ];
