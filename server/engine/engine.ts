@@ -21,6 +21,11 @@ export interface EngineOptions {
   defaultTimeoutMs?: number;
   /** Clock in milliseconds, for timeouts (tests pass their own). */
   now?: () => number;
+  /**
+   * Called with every command that applied successfully, before its request is answered
+   * (a write-ahead log records here; replaying the same commands in order rebuilds the state).
+   */
+  onApplied?: (command: EngineCommand) => void;
   /** The graph store factory (runtime-wasm/store) and its options. */
   createStore?: CreateStore;
   storeOptions?: StoreOptions;
@@ -140,33 +145,37 @@ export class Engine {
   apply<K extends EngineCommand["kind"]>(command: Extract<EngineCommand, { kind: K }>, options?: ApplyOptions): CommandResults[K];
   apply(command: EngineCommand, options: ApplyOptions = {}): CommandResults[EngineCommand["kind"]] {
     const deadline = options.deadline ?? Deadline.none();
-    return translateStoreErrors(() => {
-      switch (command.kind) {
-        case "define-schema":
-          return this.defineSchema(command.schema);
-        case "set-output-api":
-          this.outputApiState = command.api;
-          return undefined;
-        case "upsert":
-          return applyUpsert(this.store, this.resolveGraph(command.graph), command);
-        case "delete-vertices":
-          return applyDeleteVertices(this.store, this.resolveGraph(command.graph), command, deadline);
-        case "delete-vertices-by-type":
-          return applyDeleteVerticesByType(this.store, this.resolveGraph(command.graph), command);
-        case "delete-edges":
-          return applyDeleteEdges(this.store, this.resolveGraph(command.graph), command, deadline);
-        case "create-loading-job": {
-          const jobs = this.loadingJobsState.get(command.plan.graph) ?? new Map<string, LoadingJobPlan>();
-          jobs.set(command.plan.name, structuredClone(command.plan));
-          this.loadingJobsState.set(command.plan.graph, jobs);
-          return undefined;
-        }
-        case "drop-loading-job":
-          return this.loadingJobsState.get(command.graph)?.delete(command.name) ?? false;
-        case "load-batch":
-          return applyLoadBatch(this.store, this.resolveGraph(command.graph).view, command.batch);
+    const result = translateStoreErrors(() => this.dispatch(command, deadline));
+    this.options.onApplied?.(command);
+    return result;
+  }
+
+  private dispatch(command: EngineCommand, deadline: Deadline): CommandResults[EngineCommand["kind"]] {
+    switch (command.kind) {
+      case "define-schema":
+        return this.defineSchema(command.schema);
+      case "set-output-api":
+        this.outputApiState = command.api;
+        return undefined;
+      case "upsert":
+        return applyUpsert(this.store, this.resolveGraph(command.graph), command);
+      case "delete-vertices":
+        return applyDeleteVertices(this.store, this.resolveGraph(command.graph), command, deadline);
+      case "delete-vertices-by-type":
+        return applyDeleteVerticesByType(this.store, this.resolveGraph(command.graph), command);
+      case "delete-edges":
+        return applyDeleteEdges(this.store, this.resolveGraph(command.graph), command, deadline);
+      case "create-loading-job": {
+        const jobs = this.loadingJobsState.get(command.plan.graph) ?? new Map<string, LoadingJobPlan>();
+        jobs.set(command.plan.name, structuredClone(command.plan));
+        this.loadingJobsState.set(command.plan.graph, jobs);
+        return undefined;
       }
-    });
+      case "drop-loading-job":
+        return this.loadingJobsState.get(command.graph)?.delete(command.name) ?? false;
+      case "load-batch":
+        return applyLoadBatch(this.store, this.resolveGraph(command.graph).view, command.batch);
+    }
   }
 
   private makeStore(schema: DatabaseSchema): GraphStore {
