@@ -1,9 +1,13 @@
 // Applies a loader batch to the graph store. Batch items already have the store's shape
 // (type keys, operator symbols), so in the common case they pass through uncopied, as one
-// atomic upsert. Loading folds values into what is stored, but a reducer on an item that
-// does not exist yet simply stores the value (REDUCE(add) on a new vertex stores the value
-// itself); the store refuses operators on missing items, so such items are written with '='.
+// atomic upsert. With reducers two things are done here first: a reducer on an item that
+// does not exist yet simply stores the value (the store refuses operators on missing items,
+// so such writes become '='), and several items of one vertex in a batch are folded into
+// one (the store evaluates a vertex created earlier in the same batch as new, so a second
+// "+" would overwrite instead of add).
 import type { EdgeSelector, EdgeUpsert, GraphStore, Snapshot, UpsertOp, VertexUpsert } from "../../runtime-wasm/store/index.js";
+import { applyOperator } from "../../runtime-wasm/store/values/operators.js";
+import type { AttrType } from "../../runtime-wasm/schema/types.js";
 import type { GraphView } from "../../runtime-wasm/schema/lookup.js";
 import type { AttributeWrite, EdgeWrite, EndpointRef, LoadBatch, VertexId, VertexWrite } from "./sink.js";
 
@@ -18,7 +22,7 @@ export interface BatchOutcome {
 
 export function applyLoadBatch(store: GraphStore, view: GraphView, batch: LoadBatch): BatchOutcome {
   const outcome: BatchOutcome = { acceptedVertices: 0, acceptedEdges: 0, skippedEdges: 0, deletedVertices: 0, deletedEdges: 0 };
-  if (batch.vertices.length > 0 || batch.edges.length > 0) upsert(store, batch, outcome);
+  if (batch.vertices.length > 0 || batch.edges.length > 0) upsert(store, view, batch, outcome);
   if (batch.vertexDeletes.length > 0) {
     const byType = new Map<string, VertexId[]>();
     for (const d of batch.vertexDeletes) {
@@ -40,39 +44,93 @@ export function applyLoadBatch(store: GraphStore, view: GraphView, batch: LoadBa
   return outcome;
 }
 
-function upsert(store: GraphStore, batch: LoadBatch, outcome: BatchOutcome): void {
+function upsert(store: GraphStore, view: GraphView, batch: LoadBatch, outcome: BatchOutcome): void {
   const folding = batch.vertices.some(hasFoldingOp) || batch.edges.some(hasFoldingOp);
   const existing = folding ? new ExistenceCheck(store.snapshot()) : undefined;
   try {
-    let vertices: VertexUpsert[] = batch.vertices;
-    let edges: EdgeUpsert[] = batch.edges;
+    let vertices: VertexWrite[] = batch.vertices;
+    let edges: EdgeWrite[] = batch.edges;
+    let spill: VertexWrite[] = [];
     if (existing) {
-      vertices = batch.vertices.map((v) => {
-        const isNew = hasFoldingOp(v) && !existing.vertex(v.type, v.id);
-        existing.noteVertex(v.type, v.id);
-        return isNew ? { ...v, attributes: asNew(v.attributes) } : v;
-      });
+      ({ merged: vertices, spill } = mergeVertexWrites(batch.vertices, existing, view));
       edges = batch.edges.map((e) => {
         const isNew = hasFoldingOp(e) && !existing.edge(e.type, e.from, e.to);
         existing.noteEdge(e.type, e.from, e.to);
         return isNew ? { ...e, attributes: asNew(e.attributes) } : e;
       });
     }
-    // Flags come from the source's USING, so a batch has one setting of each in practice;
-    // items are split by flag only when statements with different USING share a batch.
-    for (const newVertexOnly of distinct(batch.vertices.map((v) => v.newVertexOnly), false)) {
-      for (const vertexMustExist of distinct(batch.edges.map((e) => e.vertexMustExist), false)) {
-        const vs = vertices.filter((_, i) => batch.vertices[i]!.newVertexOnly === newVertexOnly);
-        const es = edges.filter((_, i) => batch.edges[i]!.vertexMustExist === vertexMustExist);
-        const r = store.upsert({ vertices: vs.length === vertices.length ? vertices : vs, edges: es.length === edges.length ? edges : es }, { newVertexOnly, vertexMustExist });
-        outcome.acceptedVertices += r.acceptedVertices;
-        outcome.acceptedEdges += r.acceptedEdges;
-        outcome.skippedEdges += r.skippedEdges.length;
-      }
-    }
+    send(store, vertices, edges, outcome);
+    // Writes that could not be folded into one item (two different reducers on one attribute
+    // of one vertex within a batch) follow in a second call.
+    if (spill.length > 0) send(store, spill, [], outcome);
   } finally {
     existing?.release();
   }
+}
+
+/** Hands items to the store, one call per setting of the flags (one setting in practice: flags come from the source's USING). */
+function send(store: GraphStore, vertices: VertexWrite[], edges: EdgeWrite[], outcome: BatchOutcome): void {
+  for (const newVertexOnly of distinct(vertices.map((v) => v.newVertexOnly), false)) {
+    for (const vertexMustExist of distinct(edges.map((e) => e.vertexMustExist), false)) {
+      const vs = vertices.filter((v) => v.newVertexOnly === newVertexOnly);
+      const es = edges.filter((e) => e.vertexMustExist === vertexMustExist);
+      const r = store.upsert(
+        { vertices: (vs.length === vertices.length ? vertices : vs) as VertexUpsert[], edges: (es.length === edges.length ? edges : es) as EdgeUpsert[] },
+        { newVertexOnly, vertexMustExist },
+      );
+      outcome.acceptedVertices += r.acceptedVertices;
+      outcome.acceptedEdges += r.acceptedEdges;
+      outcome.skippedEdges += r.skippedEdges.length;
+    }
+  }
+}
+
+/**
+ * One item per vertex: later items of the same vertex are folded into the first with the
+ * store's own operators, so "+10 after =5" in one batch gives 15 whatever order the store
+ * evaluates items in. A vertex new to the store has its folding operators turned into '='.
+ */
+function mergeVertexWrites(items: VertexWrite[], existing: ExistenceCheck, view: GraphView): { merged: VertexWrite[]; spill: VertexWrite[] } {
+  const merged: VertexWrite[] = [];
+  const spill: VertexWrite[] = [];
+  const at = new Map<string, number>();
+  for (const v of items) {
+    const key = vertexKey(v.type, v.id);
+    const index = at.get(key);
+    if (index === undefined) {
+      const isNew = !existing.vertex(v.type, v.id);
+      existing.noteVertex(v.type, v.id);
+      at.set(key, merged.length);
+      merged.push({ ...v, attributes: isNew ? asNew(v.attributes) : [...v.attributes] });
+      continue;
+    }
+    const into = merged[index]!;
+    if (v.newVertexOnly) continue; // the vertex exists by now: left untouched
+    const types = view.schema.vertexTypes.find((t) => t.key === v.type)!;
+    const leftover: AttributeWrite[] = [];
+    for (const w of v.attributes) {
+      const i = into.attributes.findIndex((x) => x.name === w.name);
+      if (i < 0) {
+        into.attributes.push(w);
+        continue;
+      }
+      const type = types.attributes.find((a) => a.name === w.name)!.type;
+      const folded = foldWrites(into.attributes[i]!, w, type);
+      if (folded) into.attributes[i] = folded;
+      else leftover.push(w);
+    }
+    if (leftover.length > 0) spill.push({ ...v, attributes: leftover });
+  }
+  return { merged, spill };
+}
+
+/** The single write equal to `first` then `second` on one attribute, or undefined when there is none. */
+function foldWrites(first: AttributeWrite, second: AttributeWrite, type: AttrType): AttributeWrite | undefined {
+  if (second.op === "=") return second;
+  if (second.op === "~") return first;
+  if (first.op === "=") return { name: first.name, op: "=", value: applyOperator(second.op, type, first.value, second.value) };
+  if (first.op === second.op) return { name: first.name, op: first.op, value: applyOperator(first.op, type, first.value, second.value) };
+  return undefined;
 }
 
 /** The distinct values, in a stable order; `fallback` alone when there are none. */
