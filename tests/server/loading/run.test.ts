@@ -341,6 +341,19 @@ describe("runLoad: limits", () => {
   });
 });
 
+describe("runLoad: -max_percent_error", () => {
+  it("stops reading a source once the share of errors passes the limit", async () => {
+    const lines = ["1,a", "2,b", "x,c", "y,d", ...Array.from({ length: 200 }, (_, i) => `${i + 10},e`)].join("\n");
+    const sink = new RecordingSink();
+    const r = await runLoad(job([{ kind: "vertex", type: "City", values: [col(0), col(1)] }]), body(lines), sink, { maxPercentError: 10, chunkBytes: 8 });
+    expect(r.sources[0]!.stoppedBy).to.equal("max_percent_error");
+    expect(r.sources[0]!.lines).to.be.lessThan(20);
+    const all = await runLoad(job([{ kind: "vertex", type: "City", values: [col(0), col(1)] }]), body(lines), new RecordingSink(), { maxPercentError: 10 });
+    expect(all.sources[0]!.stoppedBy).to.equal(undefined);
+    expect(all.sources[0]!.statistics.vertex[0]!.invalidPrimaryId).to.equal(2);
+  });
+});
+
 describe("USING separator text", () => {
   it('decodes "\\t", "\\xy" decimal codes and escapes; plain text stays', () => {
     expect(["\\t", "\\30", "\\124", "|", "\\r\\n", "a\\tb", "\\300"].map(decodeSeparatorText)).to.deep.equal(["\t", "\u001e", "|", "|", "\r\n", "a\tb", undefined]);
