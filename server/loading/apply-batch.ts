@@ -68,20 +68,20 @@ function upsert(store: GraphStore, view: GraphView, batch: LoadBatch, outcome: B
   }
 }
 
-/** Hands items to the store, one call per setting of the flags (one setting in practice: flags come from the source's USING). */
+/**
+ * Hands items to the store: one call, or two when items of the batch differ in a flag (flags
+ * come from each source's USING, so in practice they agree). Each item goes in exactly one call.
+ */
 function send(store: GraphStore, vertices: VertexWrite[], edges: EdgeWrite[], outcome: BatchOutcome): void {
-  for (const newVertexOnly of distinct(vertices.map((v) => v.newVertexOnly), false)) {
-    for (const vertexMustExist of distinct(edges.map((e) => e.vertexMustExist), false)) {
-      const vs = vertices.filter((v) => v.newVertexOnly === newVertexOnly);
-      const es = edges.filter((e) => e.vertexMustExist === vertexMustExist);
-      const r = store.upsert(
-        { vertices: (vs.length === vertices.length ? vertices : vs) as VertexUpsert[], edges: (es.length === edges.length ? edges : es) as EdgeUpsert[] },
-        { newVertexOnly, vertexMustExist },
-      );
-      outcome.acceptedVertices += r.acceptedVertices;
-      outcome.acceptedEdges += r.acceptedEdges;
-      outcome.skippedEdges += r.skippedEdges.length;
-    }
+  const vertexGroups = groupByFlag(vertices, (v) => v.newVertexOnly);
+  const edgeGroups = groupByFlag(edges, (e) => e.vertexMustExist);
+  for (let i = 0; i < Math.max(vertexGroups.length, edgeGroups.length); i++) {
+    const vs = vertexGroups[i] ?? { flag: false, items: [] };
+    const es = edgeGroups[i] ?? { flag: false, items: [] };
+    const r = store.upsert({ vertices: vs.items as VertexUpsert[], edges: es.items as EdgeUpsert[] }, { newVertexOnly: vs.flag, vertexMustExist: es.flag });
+    outcome.acceptedVertices += r.acceptedVertices;
+    outcome.acceptedEdges += r.acceptedEdges;
+    outcome.skippedEdges += r.skippedEdges.length;
   }
 }
 
@@ -133,11 +133,15 @@ function foldWrites(first: AttributeWrite, second: AttributeWrite, type: AttrTyp
   return undefined;
 }
 
-/** The distinct values, in a stable order; `fallback` alone when there are none. */
-function distinct(values: boolean[], fallback: boolean): boolean[] {
-  if (values.length === 0) return [fallback];
-  const first = values[0]!;
-  return values.some((v) => v !== first) ? [first, !first] : [first];
+/** Items split by a flag, in first-seen order; the array itself when all agree (no copy). */
+function groupByFlag<T>(items: T[], flag: (item: T) => boolean): { flag: boolean; items: T[] }[] {
+  if (items.length === 0) return [];
+  const first = flag(items[0]!);
+  if (items.every((item) => flag(item) === first)) return [{ flag: first, items }];
+  return [
+    { flag: first, items: items.filter((item) => flag(item) === first) },
+    { flag: !first, items: items.filter((item) => flag(item) !== first) },
+  ];
 }
 
 const FOLDING: ReadonlySet<UpsertOp> = new Set(["+", "&", "|", ">", "<"]);

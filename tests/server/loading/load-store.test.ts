@@ -178,4 +178,27 @@ describe("loading into the store: semantics", () => {
     expect(read(engine, "Person", "j1")).to.include({ name: "Jo", age: 33n, active: true });
     expect(read(engine, "Person", "j2")).to.include({ name: "", age: 0n, active: false });
   });
+
+  it("sources with different flags in one batch: each item reaches the store once, with its own flags", async () => {
+    const engine = newEngine();
+    const sink = engineSink(engine, "social");
+    await runLoad(job([{ kind: "vertex", type: "City", values: [col(0), col(1)] }]), body("1,Oslo\n"), sink);
+    const plan: LoadingJobPlan = {
+      ...job([]),
+      files: [{ name: "f1" }, { name: "f2" }],
+      statements: [
+        { kind: "load", source: { kind: "file", variable: "f1" }, destinations: [{ kind: "vertex", type: "City", values: [col(0), col(1)] }], using: { newVertexOnly: true } },
+        { kind: "load", source: { kind: "file", variable: "f2" }, destinations: [{ kind: "edge", type: "Knows", from: { id: col(0) }, to: { id: col(1) }, values: [{ kind: "reduce", reducer: "add", value: col(2) }] }], using: { vertexMustExist: false } },
+      ],
+    };
+    await runLoad(plan, new Map([["f1", { kind: "body" as const, data: "1,Bergen\n2,Rome\n" }], ["f2", { kind: "body" as const, data: "a,b,5\n" }]]), sink);
+    expect(read(engine, "City", 1)).to.deep.equal({ name: "Oslo" });
+    expect(read(engine, "City", 2)).to.deep.equal({ name: "Rome" });
+    const since = engine.read((s) => {
+      const a = s.lookup("Person", "a")!;
+      const [edge] = [...s.edges(a, { type: "Knows" })];
+      return s.edgeAttribute(edge!, "since");
+    });
+    expect(since).to.equal(5n);
+  });
 });
