@@ -46,7 +46,7 @@ export function applyLoadBatch(store: GraphStore, view: GraphView, batch: LoadBa
 
 function upsert(store: GraphStore, view: GraphView, batch: LoadBatch, outcome: BatchOutcome): void {
   const folding = batch.vertices.some(hasFoldingOp) || batch.edges.some(hasFoldingOp);
-  const existing = folding ? new ExistenceCheck(store.snapshot()) : undefined;
+  const existing = folding ? new ExistenceCheck(store.snapshot(), view) : undefined;
   try {
     let vertices: VertexWrite[] = batch.vertices;
     let edges: EdgeWrite[] = batch.edges;
@@ -159,7 +159,14 @@ function asNew(attributes: AttributeWrite[]): AttributeWrite[] {
 class ExistenceCheck {
   private readonly seenVertices = new Set<string>();
   private readonly seenEdges = new Set<string>();
-  constructor(private readonly snapshot: Snapshot) {}
+  /** Keys of undirected edge types: (A,B) and (B,A) are one edge. */
+  private readonly undirected: Set<string>;
+  constructor(
+    private readonly snapshot: Snapshot,
+    view: GraphView,
+  ) {
+    this.undirected = new Set(view.schema.edgeTypes.filter((t) => !t.directed).map((t) => t.key));
+  }
 
   vertex(type: string, id: VertexId): boolean {
     return this.seenVertices.has(vertexKey(type, id)) || this.snapshot.lookup(type, id) !== undefined;
@@ -170,7 +177,7 @@ class ExistenceCheck {
   }
 
   edge(type: string, from: EndpointRef, to: EndpointRef): boolean {
-    if (this.seenEdges.has(edgeKey(type, from, to))) return true;
+    if (this.seenEdges.has(this.edgeKey(type, from, to))) return true;
     const f = this.snapshot.lookup(from.type, from.id);
     const t = this.snapshot.lookup(to.type, to.id);
     if (f === undefined || t === undefined) return false;
@@ -179,7 +186,7 @@ class ExistenceCheck {
   }
 
   noteEdge(type: string, from: EndpointRef, to: EndpointRef): void {
-    this.seenEdges.add(edgeKey(type, from, to));
+    this.seenEdges.add(this.edgeKey(type, from, to));
     this.noteVertex(from.type, from.id);
     this.noteVertex(to.type, to.id);
   }
@@ -187,7 +194,11 @@ class ExistenceCheck {
   release(): void {
     this.snapshot.release();
   }
+
+  private edgeKey(type: string, from: EndpointRef, to: EndpointRef): string {
+    const [a, b] = [vertexKey(from.type, from.id), vertexKey(to.type, to.id)];
+    return this.undirected.has(type) && b < a ? `${type}\u0000${b}\u0001${a}` : `${type}\u0000${a}\u0001${b}`;
+  }
 }
 
 const vertexKey = (type: string, id: VertexId) => `${type}\u0000${String(id)}`;
-const edgeKey = (type: string, from: EndpointRef, to: EndpointRef) => `${type}\u0000${vertexKey(from.type, from.id)}\u0001${vertexKey(to.type, to.id)}`;

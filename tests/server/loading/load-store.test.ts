@@ -201,4 +201,14 @@ describe("loading into the store: semantics", () => {
     });
     expect(since).to.equal(5n);
   });
+
+  it("an undirected edge given both ways in one batch is one edge; REDUCE(add) folds both", async () => {
+    const engine = newEngine();
+    const plan = job([{ kind: "edge", type: "Friend", from: { id: col(0) }, to: { id: col(1) }, values: [{ kind: "reduce", reducer: "add", value: col(2) }] }]);
+    await runLoad(plan, body("a,b,2\nb,a,3\n"), engineSink(engine, "social"));
+    await runLoad(plan, body("b,a,10\n"), engineSink(engine, "social"));
+    const weights = engine.read((s) => [...s.edges(s.lookup("Person", "a")!, { type: "Friend" })].map((e) => s.edgeAttribute(e, "weight")));
+    expect(weights).to.deep.equal([15n]);
+    expect(engine.read((s) => s.storedEdgeCount("Friend"))).to.equal(1);
+  });
 });
