@@ -21,6 +21,8 @@ export interface BoundScript {
   schema: DatabaseSchema;
   queries: BoundQuery[];
   loadingJobs: BoundLoadingJob[];
+  /** The working graph after the last statement (USE GRAPH, CREATE GRAPH). */
+  workingGraph?: string;
 }
 
 export interface BindScriptOptions {
@@ -64,6 +66,7 @@ export function bind(script: AstScript, catalog: BindCatalog, log: DiagnosticLog
   const state: ScriptState = { cat, log, graph: opts.workingGraph, syntax: opts.defaultSyntax, jobs: new Map(), out: { schema: cat.schema, queries: [], loadingJobs: [] } };
   for (const s of script.statements) bindTop(state, s);
   state.out.schema = cat.schema;
+  if (state.graph) state.out.workingGraph = state.graph;
   return state.out;
 }
 
@@ -141,12 +144,13 @@ function bindTop(st: ScriptState, s: AstTopStatement): void {
     case "InstallQuery": {
       const optimize = s.flags.some((f) => f.name.toUpperCase() === "OPTIMIZE");
       if (optimize && (s.names.length > 0 || s.all)) log.report("GSQL5001", s.names[0]?.range ?? s.all!.range);
-      else checkQueryNames(st, s.names);
       return;
     }
     case "RunQuery":
     case "InterpretQuery": {
-      const q = checkQueryNames(st, [s.name])[0];
+      // Offline, a query the script does not define may well exist on the server: only
+      // queries this script knows are checked.
+      const q = st.graph ? st.cat.querySignature(st.graph, s.name.name) : undefined;
       if (q && s.args.length > q.params.length) log.report("GSQL3033", s.range, { name: q.name, max: q.params.length, actual: s.args.length });
       return;
     }
@@ -164,25 +168,20 @@ function bindTop(st: ScriptState, s: AstTopStatement): void {
   }
 }
 
-function checkQueryNames(st: ScriptState, names: { name: string; range: AstScript["range"] }[]): QuerySignature[] {
-  const out: QuerySignature[] = [];
-  for (const n of names) {
-    if (!st.graph) {
-      st.log.report("GSQL5004", n.range);
-      return out;
-    }
-    const q = st.cat.querySignature(st.graph, n.name);
-    if (!q) st.log.report("GSQL5003", n.range, { kind: "query", name: n.name });
-    else out.push(q);
-  }
-  return out;
-}
-
 /** DROP QUERY / DROP JOB in a script: forget them so later statements see the change. */
 function dropOther(st: ScriptState, s: Extract<AstTopStatement, { kind: "Drop" }>): void {
   if (s.target === "QUERY" && st.graph) {
-    const names = s.all ? [...st.cat.queries.values()].filter((q) => q.graph === st.graph).map((q) => q.name) : s.names.map((n) => n.name);
-    for (const n of names) st.cat.drop(st.graph, n);
+    const graph = st.graph;
+    const names = s.all ? [...st.cat.queries.values()].filter((q) => q.graph === graph).map((q) => q.name) : s.names.map((n) => n.name);
+    // A query still called by another one that stays cannot be dropped.
+    const staying = st.out.queries.filter((q) => q.graph === graph && !names.includes(q.name) &&
+      st.cat.querySignature(graph, q.name) === q.signature);
+    for (const n of names) {
+      const callers = staying.filter((q) => q.calls.some((c) => c.name === n)).map((q) => q.name);
+      const at = s.names.find((x) => x.name === n)?.range ?? s.range;
+      if (callers.length > 0) st.log.report("GSQL5005", at, { name: n, callers: callers.join(", ") });
+      else st.cat.drop(graph, n);
+    }
   } else if (s.target === "JOB") {
     if (s.all) st.jobs.clear();
     for (const n of s.names) st.jobs.delete(n.name);
