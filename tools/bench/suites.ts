@@ -3,4 +3,5 @@
 import { registerSuite } from "./run.js";
 
 registerSuite(async () => (await import("./store.js")).suite);
+registerSuite(async () => (await import("./rest.js")).suite);
 registerSuite(async () => (await import("./load.js")).suite);
