@@ -12,6 +12,9 @@ import { applyDeleteEdges, applyDeleteVertices, applyDeleteVerticesByType } from
 import { EngineError, graphNotFound, invalidRequest } from "./engine-error.js";
 import { applyUpsert, type UpsertOutcome } from "./upsert-apply.js";
 import { EDITION } from "../version.js";
+import type { LoadingJobPlan } from "../loading/plan.js";
+import { applyLoadBatch, type BatchOutcome } from "../loading/apply-batch.js";
+import { loadingJobFits, loadingJobProblem } from "../loading/revalidate.js";
 
 export interface EngineOptions {
   outputApi?: OutputApi;
@@ -37,6 +40,9 @@ export interface CommandResults {
   "delete-vertices": JsonOut;
   "delete-vertices-by-type": JsonOut;
   "delete-edges": JsonOut;
+  "create-loading-job": void;
+  "drop-loading-job": boolean;
+  "load-batch": BatchOutcome;
 }
 
 export interface ApplyOptions {
@@ -63,6 +69,8 @@ export class Engine {
   private outputApiState: OutputApi;
   private readonly graphs = new Map<string, GraphHandle>();
   private storeState: GraphStore | undefined;
+  /** Loading jobs by graph, then by job name (a minimal catalog until the GSQL catalog owns them). */
+  private readonly loadingJobsState = new Map<string, Map<string, LoadingJobPlan>>();
   readonly defaultTimeoutMs: number;
   readonly now: () => number;
 
@@ -108,6 +116,16 @@ export class Engine {
     );
   }
 
+  /** A loading job of a graph by name. */
+  loadingJob(graph: string, name: string): LoadingJobPlan | undefined {
+    return this.loadingJobsState.get(graph)?.get(name);
+  }
+
+  /** Every loading job of a graph, in creation order. */
+  loadingJobs(graph: string): LoadingJobPlan[] {
+    return [...(this.loadingJobsState.get(graph)?.values() ?? [])];
+  }
+
   /** The `version` field of responses about `graph` (absent under output API v1). */
   apiVersion(graph: GraphHandle | undefined): ApiVersion | undefined {
     if (this.outputApiState === "v1") return undefined;
@@ -148,6 +166,18 @@ export class Engine {
         return applyDeleteVerticesByType(this.store, this.resolveGraph(command.graph), command);
       case "delete-edges":
         return applyDeleteEdges(this.store, this.resolveGraph(command.graph), command, deadline);
+      case "create-loading-job": {
+        const problem = loadingJobProblem(command.plan, this.schemaState);
+        if (problem !== undefined) throw invalidRequest(`The loading job ${command.plan.name} cannot be created: ${problem}`);
+        const jobs = this.loadingJobsState.get(command.plan.graph) ?? new Map<string, LoadingJobPlan>();
+        jobs.set(command.plan.name, structuredClone(command.plan));
+        this.loadingJobsState.set(command.plan.graph, jobs);
+        return undefined;
+      }
+      case "drop-loading-job":
+        return this.loadingJobsState.get(command.graph)?.delete(command.name) ?? false;
+      case "load-batch":
+        return applyLoadBatch(this.store, this.resolveGraph(command.graph).view, command.batch);
     }
   }
 
@@ -162,6 +192,11 @@ export class Engine {
     this.schemaState = next;
     this.graphs.clear();
     for (const g of next.graphs) this.graphs.set(g.name, { name: g.name, view: graphView(next, g.name)! });
+    // Loading jobs that no longer fit the schema are dropped.
+    for (const [graph, jobs] of this.loadingJobsState) {
+      for (const [name, plan] of jobs) if (!loadingJobFits(plan, next)) jobs.delete(name);
+      if (jobs.size === 0) this.loadingJobsState.delete(graph);
+    }
   }
 }
 
