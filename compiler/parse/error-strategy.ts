@@ -52,6 +52,11 @@ export class SyntaxErrorCounter {
   }
 }
 
+/** A keyword that is not a name (the `identifier` rule would have taken it otherwise). */
+function isReservedWord(token: Token): boolean {
+  return token.type !== GSQLParser.ID && token.type !== Token.EOF && /^[A-Za-z_][A-Za-z0-9_]*$/.test(token.text ?? "");
+}
+
 /** Whether the parser is at the head of a statement list (and which kind), from its rule and expected tokens. */
 function statementList(rule: number, expected: IntervalSet): "top" | "semicolon" | undefined {
   switch (rule) {
@@ -135,7 +140,7 @@ export class DiagnosticErrorStrategy extends DefaultErrorStrategy {
     this.errors.markContext(recognizer.context);
     const token = recognizer.getCurrentToken();
     const expected = recognizer.getExpectedTokens();
-    if (expected.contains(GSQLParser.ID) && token.type !== GSQLParser.ID && /^[A-Za-z_][A-Za-z0-9_]*$/.test(token.text ?? "")) {
+    if (expected.contains(GSQLParser.ID) && isReservedWord(token)) {
       this.errors.report("GSQL1022", token, { word: token.text ?? "" });
       recognizer.consume();
       return token;
@@ -155,13 +160,32 @@ export class DiagnosticErrorStrategy extends DefaultErrorStrategy {
     return super.singleTokenDeletion(recognizer);
   }
 
+  /** Set when a reserved word stood where a name was expected: recovery then reads it as the name. */
+  private readReservedWordAsName = false;
+
   override reportError(recognizer: Parser, e: RecognitionException): void {
     this.errors.markContext(recognizer.context);
+    const token = e.offendingToken;
+    const rule = recognizer.context?.ruleIndex;
+    if ((rule === GSQLParser.RULE_identifier || rule === GSQLParser.RULE_plainName) && token !== null && isReservedWord(token)) {
+      if (!this.inErrorRecoveryMode(recognizer)) {
+        this.beginErrorCondition(recognizer);
+        this.errors.report("GSQL1022", token, { word: token.text ?? "" });
+      }
+      this.readReservedWordAsName = true;
+      return;
+    }
     super.reportError(recognizer, e);
   }
 
   override recover(recognizer: Parser, e: RecognitionException): void {
     this.errors.markContext(recognizer.context);
+    if (this.readReservedWordAsName) {
+      this.readReservedWordAsName = false;
+      recognizer.consume();
+      this.endErrorCondition(recognizer);
+      return;
+    }
     super.recover(recognizer, e);
   }
 
