@@ -1,6 +1,7 @@
 // Writer-side index of long edge lists: (local slot, target vid) → eid, so that finding an
 // existing edge (upserts update instead of duplicating) stays O(1) for hub vertices where a
-// scan of the list would be O(degree). Host memory only; rebuilt lazily after a load.
+// scan of the list would be O(degree). Host memory only; the adjacency marks which lists it
+// holds and fills it lazily (also after a load).
 import { hashIdHalves } from "../layout.js";
 
 const EMPTY = -1;
@@ -12,25 +13,9 @@ export class EdgeKeyIndex {
   private eids = new Int32Array(0);
   private used = 0;
   private live = 0;
-  /** Slots whose list is in the index. */
-  indexed = new Uint8Array(0);
-
-  isIndexed(local: number): boolean {
-    return local < this.indexed.length && this.indexed[local] === 1;
-  }
-
-  markIndexed(local: number): void {
-    if (local >= this.indexed.length) {
-      const next = new Uint8Array(Math.max(64, local * 2));
-      next.set(this.indexed);
-      this.indexed = next;
-    }
-    this.indexed[local] = 1;
-  }
-
   add(local: number, target: number, eid: number): void {
     target |= 0;
-    if ((this.used + 1) * 2 > this.sources.length) this.resize();
+    if ((this.used + 1) * 4 > this.sources.length * 3) this.resize();
     const mask = this.sources.length - 1;
     for (let h = hashIdHalves(local, target) & mask; ; h = (h + 1) & mask) {
       const s = this.sources[h];
@@ -72,22 +57,17 @@ export class EdgeKeyIndex {
     }
   }
 
-  /** Forget one slot's list (its vertex was deleted); the caller removes the entries first. */
-  unmark(local: number): void {
-    if (local < this.indexed.length) this.indexed[local] = 0;
-  }
-
   clear(): void {
     this.sources = new Int32Array(0);
     this.targets = new Int32Array(0);
     this.eids = new Int32Array(0);
-    this.indexed = new Uint8Array(0);
     this.used = this.live = 0;
   }
 
   private resize(): void {
+    // Load after a resize stays at most 0.5; the table grows again at 0.75.
     let capacity = 1024;
-    while (capacity < (this.live + 1) * 4) capacity *= 2;
+    while (capacity < (this.live + 1) * 2) capacity *= 2;
     const [sources, targets, eids] = [this.sources, this.targets, this.eids];
     this.sources = new Int32Array(capacity).fill(EMPTY);
     this.targets = new Int32Array(capacity);
