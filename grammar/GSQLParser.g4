@@ -410,7 +410,7 @@ queryStatement
     | EXCEPTION identifier LPAREN expr RPAREN SEMI                                   # exceptionDeclStatement
     | declType varDeclItem (COMMA varDeclItem)* SEMI                                 # varDeclStatement
     | chain (assignOp (selectBlock | expr))? SEMI                                    # chainStatement
-    | IF expr THEN queryStatement* (ELSE IF expr THEN queryStatement*)* (ELSE queryStatement*)? END SEMI  # ifStatement
+    | IF expr THEN queryStatement* (ELSE CHAIN_IF expr THEN queryStatement*)* (ELSE queryStatement*)? END SEMI  # ifStatement
     | CASE expr? (WHEN expr THEN queryStatement*)+ (ELSE queryStatement*)? END SEMI                # caseStatement
     | WHILE expr (LIMIT expr)? DO queryStatement* END SEMI                           # whileStatement
     | foreachHead queryStatement* END SEMI                                           # foreachStatement
@@ -502,7 +502,7 @@ dmlList
 dmlStatement
     : declType identifier EQ expr                                                # dmlVarDecl
     | chain (assignOp expr)?                                                     # dmlChain
-    | IF expr THEN dmlList (ELSE IF expr THEN dmlList)* (ELSE dmlList)? END      # dmlIf
+    | IF expr THEN dmlList (ELSE CHAIN_IF expr THEN dmlList)* (ELSE dmlList)? END  # dmlIf
     | CASE expr? (WHEN expr THEN dmlList)+ (ELSE dmlList)? END                   # dmlCase
     | WHILE expr (LIMIT expr)? DO dmlList END                                    # dmlWhile
     | foreachHead dmlList END                                                    # dmlForeach

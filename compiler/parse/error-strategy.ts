@@ -100,8 +100,13 @@ export class DiagnosticErrorStrategy extends DefaultErrorStrategy {
     this.errors.markContext(recognizer.context);
     const found = recognizer.getCurrentToken();
     if (!(list === "top" && this.followsRecoveredCommand(recognizer))) {
+      // Name the words that could also close the list here (END, ELSE, WHEN, '}').
+      const closers = [GSQLParser.END, GSQLParser.ELSE, GSQLParser.WHEN, GSQLParser.RBRACE]
+        .filter((t) => expected.contains(t)).map((t) => recognizer.vocabulary.getLiteralName(t)!);
+      const options = [list === "top" ? "a command" : "a statement", ...closers];
+      const last = options.pop()!;
       this.errors.report("GSQL1002", found, {
-        found: describeFound(found), expected: list === "top" ? "a command" : "a statement",
+        found: describeFound(found), expected: options.length === 0 ? last : `${options.join(", ")} or ${last}`,
       });
     }
     let depth = 0;
