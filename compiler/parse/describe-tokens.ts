@@ -16,6 +16,7 @@ const TOKEN_PHRASES: Partial<Record<number, string>> = {
   [GSQLLexer.COLUMN_POS]: "a column such as '$0'",
   [GSQLLexer.COLUMN_NAME]: "a column such as '$\"name\"'",
   [GSQLLexer.POST_ACCUM]: "'POST-ACCUM'",
+  [GSQLLexer.CHAIN_IF]: "'IF'",
   [Token.EOF]: "end of input",
 };
 
@@ -25,6 +26,7 @@ const SUMMARISED_RULES: [number, string][] = [
   [GSQLParser.RULE_queryStatement, "a statement"],
   [GSQLParser.RULE_dmlStatement, "a statement"],
   [GSQLParser.RULE_expr, "an expression"],
+  [GSQLParser.RULE_arith, "an expression"],
   [GSQLParser.RULE_dataType, "a type"],
   [GSQLParser.RULE_accumTypeName, "an accumulator type"],
   [GSQLParser.RULE_identifier, "a name"],
