@@ -127,7 +127,37 @@ export class VertexTable {
   /** Local slot of the live vertex with this id, or -1. */
   find(key: IdKey): number {
     if (this.liveCount === 0) return -1;
+    if (this.direct !== null && typeof key === "number") return key >= 0 && key < this.direct.length ? this.direct[key] : -1;
     return probeId(this.ctx.arena, this.ctx.heap, this.hash!.addr, this.hashCapacity, key);
+  }
+
+  /**
+   * Writer-side shortcut for INT/UINT types whose ids are small non-negative integers (the
+   * common case of numbered vertices): id → local slot in a plain array, kept while ids stay
+   * dense enough; the id hash in memory stays the readers' path.
+   */
+  private direct: Int32Array | null = null;
+  private directOff = false;
+
+  private noteDirect(key: IdKey, local: number): void {
+    if (this.directOff) return;
+    if (typeof key !== "number" || key < 0 || key > Math.max(1 << 20, this.liveCount * 8)) {
+      this.direct = null;
+      this.directOff = true;
+      return;
+    }
+    if (!this.direct) {
+      // First use (or after a load): take in every live vertex, or give up if ids are not small.
+      this.direct = new Int32Array(0);
+      for (let l = 0; l < this.slotCount && !this.directOff; l++) if (l !== local && this.isAlive(l)) this.noteDirect(this.keyAt(l), l);
+      if (this.directOff) return;
+    }
+    if (key >= this.direct.length) {
+      const next = new Int32Array(Math.max(1024, key + 1, this.direct.length * 2)).fill(-1);
+      next.set(this.direct);
+      this.direct = next;
+    }
+    this.direct[key] = local;
   }
 
   /** Create a vertex with default attributes; returns its local slot. `keyValues` fill key attributes. */
@@ -154,6 +184,7 @@ export class VertexTable {
     if (keyValues) for (let i = 0; i < keyValues.length; i++) this.writeAttribute(this.keyColumns[i], local, keyValues[i]);
     this.liveCount++;
     this.hashInsert(local);
+    if (this.idKind === IdKind.INT || this.idKind === IdKind.UINT) this.noteDirect(key, local);
     this.dirty = true;
     return local;
   }
@@ -164,6 +195,7 @@ export class VertexTable {
     this.alive = space.writable(this.alive!);
     arena.u8[this.alive.addr + (local >>> 3)] &= ~(1 << (local & 7));
     this.hashRemove(local, key);
+    if (this.direct && typeof key === "number" && key < this.direct.length) this.direct[key] = -1;
     this.liveCount--;
     this.freeSlots.push(local);
     if (permanent) this.retireKey(key, local);
@@ -210,6 +242,8 @@ export class VertexTable {
     this.liveCount = 0;
     this.freeSlots.length = 0;
     this.hashReset(MIN_HASH);
+    this.direct = null;
+    this.directOff = false;
     if (!keepRetired) {
       space.release(this.retired);
       this.retired = null;
