@@ -18,7 +18,7 @@ import type {
   UpsertOptions,
   UpsertResult,
 } from "./api.js";
-import { StoreError } from "./errors.js";
+import { shown, StoreError } from "./errors.js";
 import { readImage } from "./image/read-image.js";
 import { writeImage } from "./image/write-image.js";
 import type { StoreLayout } from "./layout.js";
@@ -75,18 +75,24 @@ class WasmGraphStore implements GraphStore {
 
   upsert(batch: UpsertBatch, options?: UpsertOptions): UpsertResult {
     if (batch === null || typeof batch !== "object") throw new StoreError("INVALID_VALUE", "an upsert batch must be an object");
+    if (options !== undefined && (options === null || typeof options !== "object")) throw new StoreError("INVALID_VALUE", "upsert options must be an object");
     return this.mutate(() => applyUpsert(this.state, batch, options));
   }
 
   deleteVertices(type: string, ids: Iterable<ExternalId>, options?: DeleteVertexOptions): DeleteVerticesResult {
-    return this.mutate(() => deleteVertices(this.state, type, ids, options));
+    if (ids === null || typeof (ids as Iterable<ExternalId>)?.[Symbol.iterator] !== "function") throw new StoreError("INVALID_VALUE", "vertex ids must be a list");
+    return this.mutate(() => deleteVertices(this.state, type, ids, objectOr(options)));
   }
 
   deleteAllVertices(type: string, options?: DeleteVertexOptions): DeleteVerticesResult {
-    return this.mutate(() => deleteAllVertices(this.state, type, options));
+    return this.mutate(() => deleteAllVertices(this.state, type, objectOr(options)));
   }
 
   deleteEdges(selectors: EdgeSelector[]): DeleteEdgesResult {
+    const malformed = (x: EdgeSelector) => x === null || typeof x !== "object" || x.from === null || typeof x.from !== "object" || (x.where !== undefined && typeof x.where !== "function");
+    if (!Array.isArray(selectors) || selectors.some(malformed)) {
+      throw new StoreError("INVALID_VALUE", "edge selectors must be objects naming a source vertex");
+    }
     return this.mutate(() => deleteEdges(this.state, selectors));
   }
 
@@ -114,7 +120,7 @@ class WasmGraphStore implements GraphStore {
     const tables = new Set(
       keys.map((key) => {
         const ref = this.state.edgeByKey.get(key);
-        if (!ref) throw new StoreError("UNKNOWN_EDGE_TYPE", `invalid edge type ${key}`, { type: key });
+        if (!ref) throw new StoreError("UNKNOWN_EDGE_TYPE", `invalid edge type ${shown(key)}`, { type: shown(key) });
         return ref.table;
       }),
     );
@@ -163,6 +169,11 @@ class WasmGraphStore implements GraphStore {
       space.unpin(info.version);
     }
   }
+}
+
+/** Options given as anything but an object count as none. */
+function objectOr<T extends object>(options: T | undefined): T | undefined {
+  return options !== null && typeof options === "object" ? options : undefined;
 }
 
 /** An empty store holding `schema`'s types. */

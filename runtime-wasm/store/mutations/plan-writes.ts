@@ -2,7 +2,7 @@
 // columns (unknown names ignored, values coerced, operators checked) and its primary id.
 import type { AttrValue } from "../../schema/types.js";
 import type { AttrWrite, ExternalId, UpsertOp } from "../api.js";
-import { StoreError } from "../errors.js";
+import { shown, StoreError } from "../errors.js";
 import type { Column } from "../tables/columns.js";
 import type { VertexTable } from "../tables/vertex-table.js";
 import { coerceValue, type TupleTable } from "../values/coerce.js";
@@ -41,7 +41,7 @@ export function planWrites(
     const column = w !== null && typeof w === "object" ? byName.get(w.name) : undefined;
     if (!column || exclude.includes(column)) continue;
     const op = w.op ?? "=";
-    if (!OPS.has(op)) throw writeError("INVALID_OPERATOR", `unknown operator "${String(op)}"`, where, i, owner, w.name);
+    if (!OPS.has(op)) throw writeError("INVALID_OPERATOR", `unknown operator "${shown(op)}"`, where, i, owner, w.name);
     if (!operatorApplies(op, column.def.type)) throw writeError("INVALID_OPERATOR", `operator "${op}" does not apply to attribute ${w.name} of type ${typeText(column)}`, where, i, owner, w.name);
     const value = coerceValue(column.def.type, w.value, tuples);
     if (value === undefined) throw writeError("INVALID_VALUE", `invalid value for attribute ${w.name} of type ${typeText(column)} in ${owner}`, where, i, owner, w.name);
@@ -89,8 +89,8 @@ export function keyValues(table: VertexTable, raw: ExternalId, key: IdKey): Attr
 
 function printable(raw: unknown): string {
   try {
-    return typeof raw === "string" ? raw : JSON.stringify(raw, (_k, v) => (typeof v === "bigint" ? String(v) : v)) ?? String(raw);
+    return typeof raw === "string" ? raw : (JSON.stringify(raw, (_k, v) => (typeof v === "bigint" ? String(v) : v)) ?? shown(raw));
   } catch {
-    return String(raw);
+    return shown(raw);
   }
 }

@@ -3,7 +3,7 @@
 // the edges is kept column-wise (EdgePlans) so that large batches allocate nothing per edge.
 import type { AttrValue } from "../../schema/types.js";
 import type { AttrWrite, EdgeColumns, EdgeUpsert, ExternalId, IdValue, SkippedEdge, SkippedVertex, UpsertOptions, VertexKey, VertexSkipReason, VertexUpsert } from "../api.js";
-import { StoreError } from "../errors.js";
+import { shown, StoreError } from "../errors.js";
 import { IdKind } from "../layout.js";
 import type { EdgeRef, StoreState } from "../state.js";
 import { EdgeTable } from "../tables/edge-table.js";
@@ -137,7 +137,7 @@ export class Planner implements ItemPath {
       }
       if (local === ABSENT) {
         const needy = writes.find((w) => needsExistingItem(w.op));
-        if (needy) throw missingItem(`${this.path()}: operator "${needy.op}" on attribute ${needy.column.name} of vertex ${String(key)}, which does not exist`, table.def.name);
+        if (needy) throw missingItem(`${this.path()}: operator "${needy.op}" on attribute ${needy.column.name} of vertex ${shown(key)}, which does not exist`, table.def.name);
         this.vertices.markCreated(table, key);
       }
       this.vertexPlans.push({ table, key, raw: item.id, writes, local });
@@ -238,7 +238,7 @@ export class Planner implements ItemPath {
     const table = typeof type === "string" ? this.state.vertexByKey.get(type) : undefined;
     if (!table) {
       const path = this.path(suffix);
-      throw new StoreError("UNKNOWN_VERTEX_TYPE", `${path}: invalid vertex type ${String(type)}`, { path, type: String(type) });
+      throw new StoreError("UNKNOWN_VERTEX_TYPE", `${path}: invalid vertex type ${shown(type)}`, { path, type: shown(type) });
     }
     return table;
   }
@@ -247,7 +247,7 @@ export class Planner implements ItemPath {
     const ref = typeof type === "string" ? this.state.edgeByKey.get(type) : undefined;
     if (!ref) {
       const path = this.path();
-      throw new StoreError("UNKNOWN_EDGE_TYPE", `${path}: invalid edge type ${String(type)}`, { path, type: String(type) });
+      throw new StoreError("UNKNOWN_EDGE_TYPE", `${path}: invalid edge type ${shown(type)}`, { path, type: shown(type) });
     }
     return ref;
   }
