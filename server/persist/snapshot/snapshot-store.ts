@@ -18,10 +18,13 @@ import {
   type SnapshotManifest,
 } from "./manifest.js";
 
-/** One payload of a snapshot. The bytes must not change until the write has finished. */
+/**
+ * One payload of a snapshot: bytes (which must not change until the write has finished),
+ * or a stream of chunks (a store serialising a pinned version while writes go on).
+ */
 export interface SnapshotSection {
   name: string;
-  data: Uint8Array | readonly Uint8Array[];
+  data: Uint8Array | readonly Uint8Array[] | AsyncIterable<Uint8Array>;
 }
 
 export interface SnapshotContent {
@@ -183,7 +186,7 @@ async function writeSection(file: string, section: SnapshotSection): Promise<Man
   let checksum = 0;
   let bytes = 0;
   try {
-    for (const part of parts) {
+    for await (const part of parts) {
       for (let at = 0; at < part.length; at += WRITE_CHUNK_BYTES) {
         const chunk = part.subarray(at, Math.min(part.length, at + WRITE_CHUNK_BYTES));
         checksum = crc32(chunk, checksum);

@@ -58,6 +58,34 @@ describe("persist: snapshot files", () => {
     expect(loaded.sections.get("mem.bin")!.equals(Buffer.from(region.subarray(0, 5000)))).to.equal(true);
   });
 
+  it("writes a streamed section chunk by chunk", async () => {
+    async function* serialise() {
+      for (let at = 0; at < region.length; at += 1234) {
+        await new Promise((resolve) => setImmediate(resolve));
+        yield region.subarray(at, at + 1234);
+      }
+    }
+    const written = await store.write({ lsn: 3, sections: [{ name: "store.bin", data: serialise() }] });
+    expect(written.bytes).to.equal(region.length);
+    const loaded = await store.load(written);
+    expect(loaded.sections.get("store.bin")!.equals(Buffer.from(region))).to.equal(true);
+  });
+
+  it("a snapshot that fails while being written leaves no complete folder", async () => {
+    async function* failing() {
+      yield region.subarray(0, 100);
+      throw new Error("serialisation failed");
+    }
+    try {
+      await store.write({ lsn: 8, sections: [{ name: "catalog.json", data: catalog }, { name: "store.bin", data: failing() }] });
+      expect.fail("the write must fail");
+    } catch (err) {
+      expect((err as Error).message).to.equal("serialisation failed");
+    }
+    expect(await store.list()).to.deep.equal([]);
+    expect(await store.removeIncomplete()).to.deep.equal([path.join(store.dir, snapshotDirName(8) + ".tmp")]);
+  });
+
   it("lists newest first, ignores and removes temporary folders a crash left behind", async () => {
     await writeSample(5);
     await writeSample(17);
