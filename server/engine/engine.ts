@@ -30,12 +30,26 @@ export interface GraphHandle {
 
 export const DEFAULT_TIMEOUT_MS = 16_000;
 
+/** Where applied commands go to be made durable (server/persist); none: in memory only. */
+export interface CommandLog {
+  /** Takes the command in the caller's turn; throws when it can no longer be made durable. */
+  record(command: EngineCommand): void;
+}
+
+/** What a snapshot keeps of the engine beside the store's image. */
+export interface EngineCatalogImage {
+  schema: DatabaseSchema;
+  outputApi: OutputApi;
+}
+
 export class Engine {
   private schemaState: DatabaseSchema = emptySchema();
   private outputApiState: OutputApi;
   private readonly graphs = new Map<string, GraphHandle>();
   readonly defaultTimeoutMs: number;
   readonly now: () => number;
+  /** Set by the persistence layer once recovery is done; replay runs without it. */
+  commandLog: CommandLog | undefined;
 
   constructor(options: EngineOptions = {}) {
     this.outputApiState = options.outputApi ?? "v2";
@@ -81,6 +95,24 @@ export class Engine {
 
   /** The one way to change the database. Deterministic given the state before it. */
   apply(command: EngineCommand): unknown {
+    const result = this.applyCommand(command);
+    // Recorded in the same turn and only once applied: a refused command changed nothing.
+    this.commandLog?.record(command);
+    return result;
+  }
+
+  /** The state beside the store as plain data, for snapshots (the store has its own image). */
+  catalogImage(): EngineCatalogImage {
+    return { schema: this.schemaState, outputApi: this.outputApiState };
+  }
+
+  /** Replaces the whole state by a snapshot's (recovery, before any command is replayed). */
+  restoreState(image: EngineCatalogImage): void {
+    this.defineSchema(image.schema);
+    this.outputApiState = image.outputApi;
+  }
+
+  private applyCommand(command: EngineCommand): unknown {
     switch (command.kind) {
       case "define-schema":
         return this.defineSchema(command.schema);

@@ -6,6 +6,7 @@ import { encodeCommand, type CommandValue } from "./command-codec.js";
 import type { DataDirectory } from "./data-directory.js";
 import type { PersistentState } from "./persistent-state.js";
 import type { SnapshotEntry, SnapshotStore } from "./snapshot/snapshot-store.js";
+import { durableWritesMiddleware, noteRequestWrite } from "./request-durability.js";
 import type { WriteAheadLog } from "./wal/write-ahead-log.js";
 
 /** all: answer after the change is durable. none: answer at once (the interface's ack=none). */
@@ -63,10 +64,30 @@ export class Persistence {
    * acknowledged then.
    */
   record(command: CommandValue, ack: Ack = "all"): Promise<number> {
+    const lsn = this.append(command);
+    return ack === "none" ? Promise.resolve(lsn) : this.log.waitDurable(lsn).then(() => lsn);
+  }
+
+  /**
+   * Appends a command without waiting and returns its log position. Inside an HTTP request
+   * the position is noted, so the durability middleware waits for it before answering.
+   */
+  append(command: CommandValue): number {
     if (this.closed) throw new Error("the data directory is closed");
     const lsn = this.log.append(encodeCommand(command));
+    noteRequestWrite(lsn);
     this.snapshotIfDue();
-    return ack === "none" ? Promise.resolve(lsn) : this.log.waitDurable(lsn).then(() => lsn);
+    return lsn;
+  }
+
+  /** Resolves once the record at `lsn` (and every one before it) is durable. */
+  waitDurable(lsn: number): Promise<void> {
+    return this.log.waitDurable(lsn);
+  }
+
+  /** Koa middleware that holds each response until the request's writes are durable (unless ack=none). */
+  requestMiddleware() {
+    return durableWritesMiddleware((lsn) => this.log.waitDurable(lsn));
   }
 
   /** Waits until every recorded command is durable (also those recorded with ack "none"). */

@@ -1,9 +1,15 @@
 #!/usr/bin/env node
-// `wasmgraph`: the server command. `wasmgraph serve [--port 9000] [--host 127.0.0.1]`.
+// `wasmgraph`: the server command.
+// `wasmgraph serve [--port 9000] [--host 127.0.0.1] [--data DIR | --in-memory]`.
 import { parseArgs } from "node:util";
-import { startServer } from "../../server/serve.js";
+import { startServer, type RunningServer } from "../../server/serve.js";
+import type { RecoveryReport } from "../../server/persist/recovery.js";
 
-const USAGE = `usage: wasmgraph serve [--port 9000] [--host 127.0.0.1]`;
+const USAGE = `usage: wasmgraph serve [--port 9000] [--host 127.0.0.1] [--data DIR | --in-memory]
+
+  --data DIR     data directory: every acknowledged change is logged there and
+                 recovered on the next start (default ./data)
+  --in-memory    keep everything in memory only; nothing survives a restart`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -16,6 +22,8 @@ async function main(argv: string[]): Promise<number> {
     options: {
       port: { type: "string", default: "9000" },
       host: { type: "string", default: "127.0.0.1" },
+      data: { type: "string", default: "./data" },
+      "in-memory": { type: "boolean", default: false },
     },
     strict: true,
   });
@@ -24,9 +32,40 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`wasmgraph: --port must be a port number, got '${values.port}'\n`);
     return 2;
   }
-  const server = await startServer({ port, host: values.host });
+  const log = (line: string) => process.stderr.write(`wasmgraph: ${line}\n`);
+  const dataDir = values["in-memory"] ? undefined : values.data;
+  const server = await startServer({ port, host: values.host, dataDir, log });
+  if (server.recovery) log(describeRecovery(server.recovery));
+  stopOnSignals(server, log);
   process.stdout.write(`wasmgraph REST endpoints on http://${values.host}:${server.restPort}\n`);
   return -1;
+}
+
+function describeRecovery(r: RecoveryReport): string {
+  const from = r.snapshot ? `snapshot at log position ${r.snapshot.lsn}` : "an empty database";
+  const lines = [`data directory ${r.dataDir}: recovered ${from} + ${r.replayedRecords} log records in ${r.millis.toFixed(0)} ms`];
+  if (r.tornTail) lines.push(`cut off an incomplete last log write (${r.tornTail.droppedBytes} bytes in ${r.tornTail.file}: never acknowledged)`);
+  for (const d of r.damagedSnapshots) lines.push(`passed over damaged snapshot ${d.dir} (${d.reason}); kept as ${d.movedTo}`);
+  return lines.join("\nwasmgraph: ");
+}
+
+/** A clean stop finishes pending writes and takes a snapshot, so the next start is quick. */
+function stopOnSignals(server: RunningServer, log: (line: string) => void): void {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: stopping`);
+    server.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        log(`stopping failed: ${err instanceof Error ? err.message : String(err)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
 }
 
 main(process.argv.slice(2)).then(

@@ -5,6 +5,7 @@ import { promises as fsp } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { decodeManifest, encodeManifest, MANIFEST_FILE } from "../../../server/persist/snapshot/manifest.js";
+import { chunkStream } from "../../../server/persist/snapshot/chunk-stream.js";
 import { SnapshotCorruptionError, SnapshotStore, snapshotDirName } from "../../../server/persist/snapshot/snapshot-store.js";
 import { mulberry32 } from "../../../tools/bench/rmat.js";
 
@@ -84,6 +85,50 @@ describe("persist: snapshot files", () => {
     }
     expect(await store.list()).to.deep.equal([]);
     expect(await store.removeIncomplete()).to.deep.equal([path.join(store.dir, snapshotDirName(8) + ".tmp")]);
+  });
+
+  it("chunkStream: a sink-driven producer written as a section, one chunk in flight at a time", async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const buffer = new Uint8Array(1000); // reused by the producer for every chunk
+    const stream = chunkStream(async (sink) => {
+      for (let at = 0; at < region.length; at += 1000) {
+        buffer.set(region.subarray(at, at + 1000));
+        inFlight++;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        await sink(buffer.subarray(0, Math.min(1000, region.length - at)));
+        inFlight--;
+      }
+    });
+    const written = await store.write({ lsn: 4, sections: [{ name: "store.bin", data: stream }] });
+    expect(maxInFlight).to.equal(1);
+    const loaded = await store.load(written);
+    expect(loaded.sections.get("store.bin")!.equals(Buffer.from(region))).to.equal(true);
+  });
+
+  it("chunkStream: a producer failure fails the snapshot; abort stops the producer", async () => {
+    const failing = chunkStream(async (sink) => {
+      await sink(region.subarray(0, 10));
+      throw new Error("store image failed");
+    });
+    try {
+      await store.write({ lsn: 5, sections: [{ name: "store.bin", data: failing }] });
+      expect.fail("must fail");
+    } catch (err) {
+      expect((err as Error).message).to.equal("store image failed");
+    }
+    let stoppedWith = "";
+    const abandoned = chunkStream(async (sink) => {
+      try {
+        for (;;) await sink(region.subarray(0, 10));
+      } catch (err) {
+        stoppedWith = (err as Error).message;
+      }
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    abandoned.abort("snapshot failed elsewhere");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stoppedWith).to.equal("snapshot failed elsewhere");
   });
 
   it("lists newest first, ignores and removes temporary folders a crash left behind", async () => {

@@ -1,0 +1,58 @@
+// `wasmgraph serve --data DIR` as a process: it creates and locks the directory, a second
+// server on the same directory is refused, SIGKILL leaves a stale lock the next start
+// takes over, SIGTERM stops cleanly, and a damaged directory stops the start with a message.
+import { expect } from "chai";
+import { promises as fsp } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { runServerToExit, startServerProcess } from "./server-process.js";
+
+describe("persist: wasmgraph serve --data", function () {
+  this.timeout(20_000);
+  let root: string;
+  let dataDir: string;
+  beforeEach(async () => {
+    root = await fsp.mkdtemp(path.join(os.tmpdir(), "wasmgraph-serve-"));
+    dataDir = path.join(root, "data");
+  });
+  afterEach(() => fsp.rm(root, { recursive: true, force: true }));
+
+  it("creates the directory, reports recovery, and refuses a second server on it", async () => {
+    const server = await startServerProcess(["--data", dataDir]);
+    expect(server.stderr()).to.contain(`data directory ${dataDir}: recovered an empty database + 0 log records`);
+    expect((await fsp.readdir(dataDir)).sort()).to.deep.equal(["FORMAT", "LOCK", "wal"]);
+    expect((await (await fetch(server.base + "/echo")).json()) as object).to.deep.equal({ error: false, message: "Hello GSQL" });
+
+    const second = await runServerToExit(["--data", dataDir]);
+    expect(second.code).to.equal(1);
+    expect(second.stderr).to.contain(`data directory ${dataDir} is in use by process ${server.child.pid}`);
+
+    server.child.kill("SIGKILL");
+    expect(await server.exited).to.equal("SIGKILL");
+    const third = await startServerProcess(["--data", dataDir]);
+    expect(await fsp.readFile(path.join(dataDir, "LOCK"), "utf8")).to.equal(`${third.child.pid}\n`);
+    third.child.kill("SIGTERM");
+    expect(await third.exited).to.equal(0);
+    expect(await fsp.readdir(dataDir)).to.not.include("LOCK");
+  });
+
+  it("refuses to start on a damaged log with the file and offset", async () => {
+    const server = await startServerProcess(["--data", dataDir]);
+    server.child.kill("SIGKILL");
+    await server.exited;
+    const [segment] = await fsp.readdir(path.join(dataDir, "wal"));
+    const file = path.join(dataDir, "wal", segment!);
+    await fsp.writeFile(file, "this is not a log segment at all");
+    const run = await runServerToExit(["--data", dataDir]);
+    expect(run.code).to.equal(1);
+    expect(run.stderr).to.contain(`write-ahead log damaged in ${file} at byte offset 0: not a wasmgraph log segment`);
+  });
+
+  it("--in-memory uses no directory", async () => {
+    const server = await startServerProcess(["--in-memory", "--data", dataDir]);
+    expect(server.stderr()).to.not.contain("data directory");
+    server.child.kill("SIGKILL");
+    await server.exited;
+    expect(await fsp.readdir(root)).to.deep.equal([]);
+  });
+});
