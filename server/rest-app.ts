@@ -9,6 +9,10 @@ import { endpointNotFound, errorMiddleware } from "./http/error-middleware.js";
 import { statisticsMiddleware } from "./statistics/statistics-middleware.js";
 import { createRestServices, type RestServiceOptions, type RestServices } from "./rest-services.js";
 import { registerDiagnostics } from "./routes/diagnostics.js";
+import { registerVertices } from "./routes/vertices.js";
+import { registerEdges } from "./routes/edges.js";
+import { registerUpsert } from "./routes/upsert.js";
+import { registerBuiltins } from "./routes/builtins.js";
 
 export interface RestAppOptions extends RestServiceOptions {
   log?: (line: string) => void;
@@ -27,6 +31,10 @@ export function createRestApp(options: RestAppOptions = {}): RestApp {
   const app = new Koa();
   const router = new Router();
   registerDiagnostics(router, services);
+  registerVertices(router, services);
+  registerEdges(router, services);
+  registerUpsert(router, services);
+  registerBuiltins(router, services);
   app.use(statisticsMiddleware(services.statistics));
   app.use(errorMiddleware(log));
   if (options.durableWrites) app.use(options.durableWrites);

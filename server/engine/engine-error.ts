@@ -1,7 +1,7 @@
 // Failures of engine operations, as data the HTTP layer maps to the interface's envelope:
 // a REST-style code, a kind that decides the HTTP status, and a message safe for clients.
 
-export type EngineErrorKind = "bad-request" | "not-found" | "timeout" | "too-large";
+export type EngineErrorKind = "bad-request" | "not-found" | "timeout" | "too-large" | "out-of-memory";
 
 export class EngineError extends Error {
   constructor(
@@ -17,5 +17,3 @@ export class EngineError extends Error {
 /** Invalid parameter, payload or name: REST-30000 unless a more specific code applies. */
 export const invalidRequest = (message: string, code = "REST-30000") => new EngineError("bad-request", code, message);
 export const graphNotFound = (message: string) => new EngineError("bad-request", "REST-1004", message);
-export const requestTimedOut = (seconds: number) =>
-  new EngineError("timeout", "REST-3000", `The request timed out after ${seconds} seconds.`);

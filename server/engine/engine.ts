@@ -4,8 +4,13 @@
 // record exactly what was applied and replay it on restart.
 import { emptySchema, type DatabaseSchema } from "../../runtime-wasm/schema/types.js";
 import { graphView, type GraphView } from "../../runtime-wasm/schema/lookup.js";
+import { isStoreError, type CreateStore, type GraphStore, type Snapshot, type StoreOptions } from "../../runtime-wasm/store/index.js";
+import type { JsonOut } from "../../runtime-wasm/values/index.js";
 import type { EngineCommand, OutputApi } from "./commands.js";
-import { graphNotFound, invalidRequest } from "./engine-error.js";
+import { Deadline } from "./deadline.js";
+import { applyDeleteEdges, applyDeleteVertices, applyDeleteVerticesByType } from "./delete-apply.js";
+import { EngineError, graphNotFound, invalidRequest } from "./engine-error.js";
+import { applyUpsert, type UpsertOutcome } from "./upsert-apply.js";
 import { EDITION } from "../version.js";
 
 export interface EngineOptions {
@@ -14,6 +19,24 @@ export interface EngineOptions {
   defaultTimeoutMs?: number;
   /** Clock in milliseconds, for timeouts (tests pass their own). */
   now?: () => number;
+  /** The graph store factory (runtime-wasm/store) and its options. */
+  createStore?: CreateStore;
+  storeOptions?: StoreOptions;
+}
+
+/** What apply returns per command kind. */
+export interface CommandResults {
+  "define-schema": void;
+  "set-output-api": void;
+  upsert: UpsertOutcome;
+  "delete-vertices": JsonOut;
+  "delete-vertices-by-type": JsonOut;
+  "delete-edges": JsonOut;
+}
+
+export interface ApplyOptions {
+  /** Time limit of the selection part of deletes; absent when replaying a log. */
+  deadline?: Deadline;
 }
 
 export interface ApiVersion {
@@ -46,15 +69,22 @@ export class Engine {
   private schemaState: DatabaseSchema = emptySchema();
   private outputApiState: OutputApi;
   private readonly graphs = new Map<string, GraphHandle>();
+  private storeState: GraphStore | undefined;
   readonly defaultTimeoutMs: number;
   readonly now: () => number;
   /** Set by the persistence layer once recovery is done; replay runs without it. */
   commandLog: CommandLog | undefined;
 
-  constructor(options: EngineOptions = {}) {
+  constructor(private readonly options: EngineOptions = {}) {
     this.outputApiState = options.outputApi ?? "v2";
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.now = options.now ?? Date.now;
+  }
+
+  /** The store holding every type's data (created with the first schema). */
+  get store(): GraphStore {
+    if (!this.storeState) this.storeState = this.makeStore(this.schemaState);
+    return this.storeState;
   }
 
   get schema(): DatabaseSchema {
@@ -93,9 +123,20 @@ export class Engine {
     return { edition: EDITION, api: this.outputApiState, schema: graph?.view.graph.version ?? 0 };
   }
 
+  /** A deadline for a request's `timeout` seconds (0: the engine's default). */
+  deadline(timeoutSeconds: number | undefined): Deadline {
+    return new Deadline(this.now, timeoutSeconds ? timeoutSeconds * 1000 : this.defaultTimeoutMs);
+  }
+
+  /** Runs a read against one pinned version of the store. */
+  read<T>(read: (snapshot: Snapshot) => T): T {
+    return translateStoreErrors(() => this.store.read(read));
+  }
+
   /** The one way to change the database. Deterministic given the state before it. */
-  apply(command: EngineCommand): unknown {
-    const result = this.applyCommand(command);
+  apply<K extends EngineCommand["kind"]>(command: Extract<EngineCommand, { kind: K }>, options?: ApplyOptions): CommandResults[K];
+  apply(command: EngineCommand, options: ApplyOptions = {}): CommandResults[EngineCommand["kind"]] {
+    const result = this.applyCommand(command, options);
     // Recorded in the same turn and only once applied: a refused command changed nothing.
     this.commandLog?.record(command);
     return result;
@@ -106,28 +147,69 @@ export class Engine {
     return { schema: this.schemaState, outputApi: this.outputApiState };
   }
 
-  /** Replaces the whole state by a snapshot's (recovery, before any command is replayed). */
-  restoreState(image: EngineCatalogImage): void {
-    this.defineSchema(image.schema);
+  /** The store if one exists yet (snapshots do not create one). */
+  get storeIfCreated(): GraphStore | undefined {
+    return this.storeState;
+  }
+
+  /**
+   * Replaces the whole state by a snapshot's (recovery, before any command is replayed):
+   * the catalog, and the store rebuilt from its image (undefined: none existed yet).
+   */
+  restoreState(image: EngineCatalogImage, store: GraphStore | undefined): void {
+    this.storeState = store;
+    this.setSchema(structuredClone(image.schema));
     this.outputApiState = image.outputApi;
   }
 
-  private applyCommand(command: EngineCommand): unknown {
-    switch (command.kind) {
-      case "define-schema":
-        return this.defineSchema(command.schema);
-      case "set-output-api":
-        this.outputApiState = command.api;
-        return undefined;
-      default:
-        throw invalidRequest(`The graph store is not available for ${command.kind}.`);
-    }
+  private applyCommand(command: EngineCommand, options: ApplyOptions): CommandResults[EngineCommand["kind"]] {
+    const deadline = options.deadline ?? Deadline.none();
+    return translateStoreErrors(() => {
+      switch (command.kind) {
+        case "define-schema":
+          return this.defineSchema(command.schema);
+        case "set-output-api":
+          this.outputApiState = command.api;
+          return undefined;
+        case "upsert":
+          return applyUpsert(this.store, this.resolveGraph(command.graph), command);
+        case "delete-vertices":
+          return applyDeleteVertices(this.store, this.resolveGraph(command.graph), command, deadline);
+        case "delete-vertices-by-type":
+          return applyDeleteVerticesByType(this.store, this.resolveGraph(command.graph), command);
+        case "delete-edges":
+          return applyDeleteEdges(this.store, this.resolveGraph(command.graph), command, deadline);
+      }
+    });
+  }
+
+  private makeStore(schema: DatabaseSchema): GraphStore {
+    if (!this.options.createStore) throw new EngineError("bad-request", "REST-30000", "No graph store is configured.");
+    return this.options.createStore(schema, this.options.storeOptions);
   }
 
   private defineSchema(schema: DatabaseSchema): void {
     const next = structuredClone(schema);
+    // The store is created on first use, with the schema of that moment.
+    if (this.storeState) this.storeState.applySchema(next);
+    this.setSchema(next);
+  }
+
+  private setSchema(next: DatabaseSchema): void {
     this.schemaState = next;
     this.graphs.clear();
     for (const g of next.graphs) this.graphs.set(g.name, { name: g.name, view: graphView(next, g.name)! });
+  }
+}
+
+/** Store refusals become engine errors (nothing changed when the store refuses). */
+function translateStoreErrors<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    if (!isStoreError(e)) throw e;
+    if (e.code === "OUT_OF_MEMORY") throw new EngineError("out-of-memory", "REST-30000", e.message);
+    const where = e.detail.path ? ` (at ${e.detail.path})` : "";
+    throw new EngineError("bad-request", "REST-30000", e.message + where);
   }
 }

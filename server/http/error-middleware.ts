@@ -11,6 +11,7 @@ const STATUS_BY_KIND: Record<EngineErrorKind, number> = {
   "not-found": 400,
   timeout: 504,
   "too-large": 413,
+  "out-of-memory": 507,
 };
 
 export function errorMiddleware(log: (line: string) => void) {

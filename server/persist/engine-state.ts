@@ -1,18 +1,25 @@
 // Binds the engine to the persistence layer: what a snapshot holds of it (the catalog as
-// JSON text), how it is restored, how logged commands are replayed (Engine.apply, with no
-// log attached), and, once recovery is done, the log attached so every later apply()
-// is recorded in its turn.
+// JSON text and the store's binary image, serialised from a version pinned in the same
+// turn), how it is restored, how logged commands are replayed (Engine.apply, with no log
+// attached), and, once recovery is done, the log attached so every later apply() is
+// recorded in its turn.
 import type { Engine } from "../engine/engine.js";
 import type { EngineCommand } from "../engine/commands.js";
 import { decodeCommand, encodeCommand, type CommandValue } from "./command-codec.js";
 import type { PersistenceOptions, Persistence } from "./persistence.js";
 import type { PersistentState, PinnedState } from "./persistent-state.js";
 import { recover, type RecoveryReport } from "./recovery.js";
-import type { LoadedSnapshot } from "./snapshot/snapshot-store.js";
+import { chunkStream } from "./snapshot/chunk-stream.js";
+import type { LoadedSnapshot, SnapshotSection } from "./snapshot/snapshot-store.js";
+import type { LoadStore, StoreOptions } from "../../runtime-wasm/store/index.js";
 
 const CATALOG_SECTION = "catalog.json";
+const STORE_SECTION = "store.bin";
 
 export interface EngineStateOptions {
+  /** Rebuilds the store from its image (runtime-wasm/store's loadStore); needed once a snapshot holds a store. */
+  loadStore?: LoadStore;
+  storeOptions?: StoreOptions;
   /**
    * Runs after replay, before the server answers: installs every installed query again.
    * The query lifecycle plugs in here; without it there is nothing to reinstall.
@@ -28,14 +35,25 @@ export class EngineState implements PersistentState {
 
   pin(): PinnedState {
     // Encoding now is the pin: the text is the catalog of this very turn.
-    const catalog = encodeCommand(this.engine.catalogImage() as unknown as CommandValue);
-    return { sections: [{ name: CATALOG_SECTION, data: catalog }], meta: { catalogEncoding: "command-codec" } };
+    const sections: SnapshotSection[] = [{ name: CATALOG_SECTION, data: encodeCommand(this.engine.catalogImage() as unknown as CommandValue) }];
+    const store = this.engine.storeIfCreated;
+    // serialize() pins the store's current version when called, i.e. now; its chunks then
+    // flow into the snapshot file while writes go on.
+    const image = store ? chunkStream((sink) => store.serialize(sink)) : undefined;
+    if (image) sections.push({ name: STORE_SECTION, data: image });
+    return { sections, meta: { catalogEncoding: "command-codec", store: Boolean(store) }, release: () => image?.abort() };
   }
 
-  restore(snapshot: LoadedSnapshot): void {
+  async restore(snapshot: LoadedSnapshot): Promise<void> {
     const catalog = snapshot.sections.get(CATALOG_SECTION);
     if (!catalog) throw new Error(`snapshot ${snapshot.dir} holds no ${CATALOG_SECTION}`);
-    this.engine.restoreState(decodeCommand(catalog) as unknown as ReturnType<Engine["catalogImage"]>);
+    const image = snapshot.sections.get(STORE_SECTION);
+    let store;
+    if (image) {
+      if (!this.options.loadStore) throw new Error(`snapshot ${snapshot.dir} holds a store image but no store loader is configured`);
+      store = await this.options.loadStore(image, this.options.storeOptions);
+    }
+    this.engine.restoreState(decodeCommand(catalog) as unknown as ReturnType<Engine["catalogImage"]>, store);
   }
 
   replay(command: CommandValue): void {
