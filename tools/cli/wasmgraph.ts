@@ -12,6 +12,9 @@ const USAGE = `usage: wasmgraph serve [--port 9000] [--gsql-port 14240] [--data 
   --data DIR      data directory: every acknowledged change is logged there and
                   recovered on the next start (default ./data)
   --in-memory     keep everything in memory only; nothing survives a restart
+  --snapshot-every-mb N
+                  take a snapshot in the background once the log grew by N MiB
+                  (default 64; 0: only on a clean stop)
   --no-demo       start with an empty database instead of the demo graph
   --host ADDR     address to listen on (default 127.0.0.1)`;
 
@@ -28,6 +31,7 @@ async function main(argv: string[]): Promise<number> {
       "gsql-port": { type: "string", default: "14240" },
       data: { type: "string", default: "./data" },
       "in-memory": { type: "boolean", default: false },
+      "snapshot-every-mb": { type: "string", default: "64" },
       "no-demo": { type: "boolean", default: false },
       host: { type: "string", default: "127.0.0.1" },
       help: { type: "boolean", short: "h", default: false },
@@ -41,9 +45,15 @@ async function main(argv: string[]): Promise<number> {
   const port = portNumber("--port", values.port);
   const gsqlPort = portNumber("--gsql-port", values["gsql-port"]);
   if (port === undefined || gsqlPort === undefined) return 2;
+  const snapshotMiB = Number(values["snapshot-every-mb"]);
+  if (!/^\d+(\.\d+)?$/.test(values["snapshot-every-mb"]) || !Number.isFinite(snapshotMiB)) {
+    process.stderr.write(`wasmgraph: --snapshot-every-mb must be a number of MiB, got '${values["snapshot-every-mb"]}'\n`);
+    return 2;
+  }
   const log = (line: string) => process.stderr.write(`wasmgraph: ${line}\n`);
   const dataDir = values["in-memory"] ? undefined : values.data;
-  const server = await startServer({ port, host: values.host, dataDir, log });
+  const persistence = { snapshotEveryBytes: Math.round(snapshotMiB * 2 ** 20) };
+  const server = await startServer({ port, host: values.host, dataDir, persistence, log });
   if (server.recovery) log(describeRecovery(server.recovery));
   stopOnSignals(server, log);
   process.stdout.write(`wasmgraph REST endpoints on http://${values.host}:${server.restPort}\n`);
