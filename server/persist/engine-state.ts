@@ -51,9 +51,9 @@ export class EngineState implements PersistentState {
     let store;
     if (image) {
       if (!this.options.loadStore) throw new Error(`snapshot ${snapshot.dir} holds a store image but no store loader is configured`);
-      store = await this.options.loadStore(image, this.options.storeOptions);
+      store = await this.options.loadStore(image.stream(), this.options.storeOptions);
     }
-    this.engine.restoreState(decodeCommand(catalog) as unknown as ReturnType<Engine["catalogImage"]>, store);
+    this.engine.restoreState(decodeCommand(await catalog.read()) as unknown as ReturnType<Engine["catalogImage"]>, store);
   }
 
   replay(command: CommandValue): void {

@@ -42,7 +42,17 @@ export interface SnapshotEntry {
 
 export interface LoadedSnapshot extends SnapshotEntry {
   manifest: SnapshotManifest;
-  sections: Map<string, Buffer>;
+  /** Every section, its size and checksum already verified. */
+  sections: Map<string, VerifiedSection>;
+}
+
+/** A section of a loaded snapshot, read from its file on demand. */
+export interface VerifiedSection {
+  bytes: number;
+  /** The whole section in one buffer: for small sections such as the catalog. */
+  read(): Promise<Buffer>;
+  /** The section in chunks: for store images, which may be larger than one buffer can hold. */
+  stream(): AsyncIterable<Uint8Array>;
 }
 
 /** A snapshot that cannot be trusted: never loaded, always named in the message. */
@@ -60,6 +70,7 @@ const FINAL_NAME = /^snapshot-(\d{20})$/;
 const TEMPORARY_SUFFIX = ".tmp";
 /** Written in pieces so a large snapshot never holds the event loop for long. */
 const WRITE_CHUNK_BYTES = 4 << 20;
+const READ_CHUNK_BYTES = 8 << 20;
 
 export function snapshotDirName(lsn: number): string {
   return `snapshot-${String(lsn).padStart(20, "0")}`;
@@ -135,7 +146,10 @@ export class SnapshotStore {
     return { lsn: content.lsn, dir: finalDir, bytes: sumBytes(sections) };
   }
 
-  /** Reads a snapshot and verifies the manifest and every payload; throws SnapshotCorruptionError. */
+  /**
+   * Verifies a snapshot's manifest and every payload (size and CRC32, read in chunks) and
+   * gives access to its sections; throws SnapshotCorruptionError naming what is wrong.
+   */
   async load(entry: SnapshotEntry): Promise<LoadedSnapshot> {
     const manifestText = await readText(path.join(entry.dir, MANIFEST_FILE));
     if (manifestText === undefined) throw new SnapshotCorruptionError(entry.dir, "its MANIFEST is missing");
@@ -144,20 +158,23 @@ export class SnapshotStore {
     if (manifest.lsn !== entry.lsn) {
       throw new SnapshotCorruptionError(entry.dir, `MANIFEST covers log position ${manifest.lsn}, the folder name ${entry.lsn}`);
     }
-    const sections = new Map<string, Buffer>();
+    const sections = new Map<string, VerifiedSection>();
     for (const s of manifest.sections) {
-      let data: Buffer;
+      const file = path.join(entry.dir, s.name);
+      let size: number;
       try {
-        data = await fsp.readFile(path.join(entry.dir, s.name));
+        size = (await fsp.stat(file)).size;
       } catch (err) {
         if (isMissing(err)) throw new SnapshotCorruptionError(entry.dir, `payload file ${s.name} is missing`);
         throw err;
       }
-      if (data.length !== s.bytes) {
-        throw new SnapshotCorruptionError(entry.dir, `payload file ${s.name} holds ${data.length} bytes, the MANIFEST says ${s.bytes}`);
+      if (size !== s.bytes) {
+        throw new SnapshotCorruptionError(entry.dir, `payload file ${s.name} holds ${size} bytes, the MANIFEST says ${s.bytes}`);
       }
-      if (crc32(data) !== s.crc32) throw new SnapshotCorruptionError(entry.dir, `payload file ${s.name} fails its checksum`);
-      sections.set(s.name, data);
+      let checksum = 0;
+      for await (const chunk of readChunks(file)) checksum = crc32(chunk, checksum);
+      if (checksum !== s.crc32) throw new SnapshotCorruptionError(entry.dir, `payload file ${s.name} fails its checksum`);
+      sections.set(s.name, { bytes: s.bytes, read: () => fsp.readFile(file), stream: () => readChunks(file) });
     }
     return { ...entry, manifest, sections };
   }
@@ -177,6 +194,22 @@ export class SnapshotStore {
     for (const entry of removed) await fsp.rm(entry.dir, { recursive: true, force: true });
     if (removed.length) await fsyncDirectory(this.dir);
     return removed;
+  }
+}
+
+/** A file in fresh chunks (each its own buffer, so a consumer may keep them). */
+async function* readChunks(file: string): AsyncGenerator<Buffer> {
+  const handle = await fsp.open(file, "r");
+  try {
+    for (let position = 0; ; ) {
+      const chunk = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
+      if (bytesRead === 0) return;
+      position += bytesRead;
+      yield bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead);
+    }
+  } finally {
+    await handle.close();
   }
 }
 

@@ -30,9 +30,11 @@ export class KvState implements PersistentState {
     };
   }
 
-  restore(snapshot: LoadedSnapshot): void {
-    const keys = JSON.parse(snapshot.sections.get("keys.json")!.toString()) as string[];
-    const raw = snapshot.sections.get("values.bin")!;
+  async restore(snapshot: LoadedSnapshot): Promise<void> {
+    const keys = JSON.parse((await snapshot.sections.get("keys.json")!.read()).toString()) as string[];
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of snapshot.sections.get("values.bin")!.stream()) chunks.push(chunk);
+    const raw = Buffer.concat(chunks);
     const values = new Float64Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
     this.entries.clear();
     keys.forEach((k, i) => this.entries.set(k, values[i]!));

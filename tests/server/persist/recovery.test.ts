@@ -87,7 +87,7 @@ describe("persist: recovery", () => {
     // The snapshot alone holds exactly the pinned moment…
     const snapOnly = new KvState();
     const { SnapshotStore } = await import("../../../server/persist/snapshot/snapshot-store.js");
-    snapOnly.restore(await new SnapshotStore(path.join(crash, "snapshots")).load({ lsn: 100, dir: path.join(crash, "snapshots", snapshotDirName(100)) }));
+    await snapOnly.restore(await new SnapshotStore(path.join(crash, "snapshots")).load({ lsn: 100, dir: path.join(crash, "snapshots", snapshotDirName(100)) }));
     expect(snapOnly.toObject()).to.deep.equal(pinnedAt);
     // …and recovery adds the later writes from the log.
     const recovered = new KvState();
