@@ -55,7 +55,9 @@ export const DEFAULT_TIMEOUT_MS = 16_000;
 
 /** Where applied commands go to be made durable (server/persist); none: in memory only. */
 export interface CommandLog {
-  /** Takes the command in the caller's turn; throws when it can no longer be made durable. */
+  /** Throws when changes can no longer be made durable: checked before anything changes. */
+  assertWritable(): void;
+  /** Takes the command in the caller's turn. */
   record(command: EngineCommand): void;
 }
 
@@ -136,6 +138,7 @@ export class Engine {
   /** The one way to change the database. Deterministic given the state before it. */
   apply<K extends EngineCommand["kind"]>(command: Extract<EngineCommand, { kind: K }>, options?: ApplyOptions): CommandResults[K];
   apply(command: EngineCommand, options: ApplyOptions = {}): CommandResults[EngineCommand["kind"]] {
+    this.commandLog?.assertWritable();
     const result = this.applyCommand(command, options);
     // Recorded in the same turn and only once applied: a refused command changed nothing.
     this.commandLog?.record(command);

@@ -77,6 +77,9 @@ export async function openDurableEngine(
   if (engine.commandLog) throw new Error("the engine already has a command log attached");
   const recovered = await recover(dir, new EngineState(engine, options), options);
   const { persistence } = recovered;
-  engine.commandLog = { record: (command) => void persistence.append(command as unknown as CommandValue) };
+  engine.commandLog = {
+    assertWritable: () => persistence.assertWritable(),
+    record: (command) => void persistence.append(command as unknown as CommandValue),
+  };
   return recovered;
 }

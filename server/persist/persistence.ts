@@ -2,6 +2,7 @@
 // write-ahead log (resolving once it is durable, or at once for ack=none), takes snapshots
 // in the background when the log has grown, and trims old snapshots and log segments.
 // Created by recover() (recovery.ts), which first brings the state back from disk.
+import { RestError } from "../http/rest-error.js";
 import { encodeCommand, type CommandValue } from "./command-codec.js";
 import type { DataDirectory } from "./data-directory.js";
 import type { PersistentState } from "./persistent-state.js";
@@ -23,6 +24,17 @@ export interface PersistenceOptions {
   segmentBytes?: number;
   /** Where background events (snapshots taken, failures) are reported. */
   log?: (line: string) => void;
+}
+
+/**
+ * A change that cannot be (or was not) made durable. A RestError, so clients get the
+ * interface's envelope with status 503 and this message instead of a bare internal error.
+ */
+export class DurabilityError extends RestError {
+  constructor(message: string) {
+    super(503, "REST-5000", message);
+    this.name = "DurabilityError";
+  }
 }
 
 export interface SnapshotResult extends SnapshotEntry {
@@ -73,11 +85,21 @@ export class Persistence {
    * the position is noted, so the durability middleware waits for it before answering.
    */
   append(command: CommandValue): number {
-    if (this.closed) throw new Error("the data directory is closed");
+    this.assertWritable();
     const lsn = this.log.append(encodeCommand(command));
     noteRequestWrite(lsn);
     this.snapshotIfDue();
     return lsn;
+  }
+
+  /**
+   * Throws when changes can no longer be made durable (the log failed or is closed): the
+   * engine checks this before changing anything, so the server turns read-only rather than
+   * acknowledge what it cannot keep.
+   */
+  assertWritable(): void {
+    const reason = this.closed ? "the data directory is closed" : this.log.unwritableReason;
+    if (reason) throw new DurabilityError(`Changes cannot be made durable, so none are accepted: ${reason}`);
   }
 
   /** Resolves once the record at `lsn` (and every one before it) is durable. */
@@ -87,7 +109,11 @@ export class Persistence {
 
   /** Koa middleware that holds each response until the request's writes are durable (unless ack=none). */
   requestMiddleware() {
-    return durableWritesMiddleware((lsn) => this.log.waitDurable(lsn));
+    return durableWritesMiddleware((lsn) =>
+      this.log.waitDurable(lsn).catch((err: unknown) => {
+        throw new DurabilityError(`The change was applied but could not be made durable and may be lost on restart: ${messageOf(err)}`);
+      }),
+    );
   }
 
   /** Waits until every recorded command is durable (also those recorded with ack "none"). */

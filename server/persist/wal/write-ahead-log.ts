@@ -118,6 +118,12 @@ export class WriteAheadLog {
     return this.segments[0]!.firstLsn;
   }
 
+  /** Why the log cannot take records any more (closed, or an I/O error); undefined while it can. */
+  get unwritableReason(): string | undefined {
+    if (this.failure) return this.failure.message;
+    return this.closed ? "write-ahead log is closed" : undefined;
+  }
+
   /** Payload bytes appended since the log was opened (drives snapshot scheduling). */
   get appendedBytes(): number {
     return this.appended;

@@ -10,6 +10,7 @@ import path from "node:path";
 import { emptySchema, type DatabaseSchema } from "../../../runtime-wasm/schema/types.js";
 import { Engine } from "../../../server/engine/engine.js";
 import { openDurableEngine } from "../../../server/persist/engine-state.js";
+import { DurabilityError } from "../../../server/persist/persistence.js";
 import { durableWritesMiddleware, noteRequestWrite } from "../../../server/persist/request-durability.js";
 
 function schemaWith(graphs: string[], version = 0): DatabaseSchema {
@@ -73,6 +74,35 @@ describe("persist: the engine made durable", () => {
     ).to.throw();
     expect(persistence.lastLsn).to.equal(1);
     await persistence.close();
+  });
+
+  it("after a log write fails the engine turns read-only: later changes are refused before they apply", async () => {
+    const engine = new Engine();
+    const { persistence } = await openDurableEngine(dataDir, engine, { snapshotOnClose: false });
+    engine.apply({ kind: "define-schema", schema: schemaWith(["social"]) });
+    await persistence.sync();
+    // Pull the file out from under the log, as a failing disk would.
+    await (persistence as unknown as { log: { handle: { close(): Promise<void> } } }).log.handle.close();
+    engine.apply({ kind: "set-output-api", api: "v1" });
+    try {
+      await persistence.sync();
+      expect.fail("the write must fail");
+    } catch (err) {
+      expect((err as Error).message).to.match(/^write-ahead log in .* failed: /);
+    }
+    expect(() => engine.apply({ kind: "set-output-api", api: "v2" })).to.throw(DurabilityError, /^Changes cannot be made durable, so none are accepted: write-ahead log in .* failed/);
+    // v1 was applied (its answer would have reported the failure); v2 was refused before applying.
+    expect(engine.outputApi).to.equal("v1");
+    try {
+      await persistence.close();
+    } catch {
+      // closing a failed log reports the failure again
+    }
+    const again = new Engine();
+    const reopened = await openDurableEngine(dataDir, again, { snapshotOnClose: false });
+    expect(again.graphNames()).to.deep.equal(["social"]);
+    expect(again.outputApi).to.equal("v2");
+    await reopened.persistence.close();
   });
 
   it("an engine cannot be attached to two data directories", async () => {
