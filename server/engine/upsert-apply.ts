@@ -24,24 +24,23 @@ export function applyUpsert(store: GraphStore, graph: GraphHandle, cmd: UpsertCo
   const tuples = store.schema.tuples;
   const vertices: VertexUpsert[] = cmd.vertices.map((v, i) => {
     const t = vertexTypeOf(graph, v.type);
-    return { type: t.key, id: v.id, attributes: writes(v.attributes, t.attributes, tuples, `vertices[${i}] (${v.type} '${clip(v.id)}')`) };
+    return { type: t.key, id: v.id, attributes: writes(v.attributes, t.attributes, tuples, () => `vertices[${i}] (${v.type} '${clip(v.id)}')`) };
   });
+  // Bodies repeat the same (source type, edge type, target type) for many edges: resolve each once.
+  const resolved = new Map<string, { type: string; from: string; to: string; attributes: readonly AttributeDef[] }>();
   const edges: EdgeUpsert[] = cmd.edges.map((e, i) => {
-    const where = `edges[${i}] (${e.edgeType} from ${e.sourceType} '${clip(e.sourceId)}' to ${e.targetType} '${clip(e.targetId)}')`;
-    const source = graph.view.vertexType(e.sourceType);
-    if (!source) throw invalidRequest(`Invalid source vertex type '${e.sourceType}' in ${where}: no such vertex type in graph '${graph.name}'.`);
-    const t = graph.view.edgeType(e.edgeType);
-    if (!t) throw invalidRequest(`Invalid edge type '${e.edgeType}' in ${where}: no such edge type in graph '${graph.name}'.`);
-    const target = graph.view.vertexType(e.targetType);
-    if (!target) throw invalidRequest(`Invalid target vertex type '${e.targetType}' in ${where}: no such vertex type in graph '${graph.name}'.`);
-    if (!edgeConnects(graph, t, source.name, target.name)) {
-      throw invalidRequest(`Invalid vertex types in ${where}: edge type '${t.name}' does not connect ${source.name} to ${target.name}.`);
+    const where = () => `edges[${i}] (${e.edgeType} from ${e.sourceType} '${clip(e.sourceId)}' to ${e.targetType} '${clip(e.targetId)}')`;
+    const triple = `${e.sourceType}\n${e.edgeType}\n${e.targetType}`;
+    let r = resolved.get(triple);
+    if (!r) {
+      r = resolveEdgeTypes(graph, e, where);
+      resolved.set(triple, r);
     }
     return {
-      type: t.key,
-      from: { type: source.key, id: e.sourceId },
-      to: { type: target.key, id: e.targetId },
-      attributes: writes(e.attributes, t.attributes, tuples, where),
+      type: r.type,
+      from: { type: r.from, id: e.sourceId },
+      to: { type: r.to, id: e.targetId },
+      attributes: e.attributes.length === 0 ? undefined : writes(e.attributes, r.attributes, tuples, where),
     };
   });
   const f = cmd.flags;
@@ -58,8 +57,21 @@ export function applyUpsert(store: GraphStore, graph: GraphHandle, cmd: UpsertCo
   return { result: resultShape(result, graph), code: successCode(result) };
 }
 
+function resolveEdgeTypes(graph: GraphHandle, e: UpsertCommand["edges"][number], where: () => string) {
+  const source = graph.view.vertexType(e.sourceType);
+  if (!source) throw invalidRequest(`Invalid source vertex type '${e.sourceType}' in ${where()}: no such vertex type in graph '${graph.name}'.`);
+  const t = graph.view.edgeType(e.edgeType);
+  if (!t) throw invalidRequest(`Invalid edge type '${e.edgeType}' in ${where()}: no such edge type in graph '${graph.name}'.`);
+  const target = graph.view.vertexType(e.targetType);
+  if (!target) throw invalidRequest(`Invalid target vertex type '${e.targetType}' in ${where()}: no such vertex type in graph '${graph.name}'.`);
+  if (!edgeConnects(graph, t, source.name, target.name)) {
+    throw invalidRequest(`Invalid vertex types in ${where()}: edge type '${t.name}' does not connect ${source.name} to ${target.name}.`);
+  }
+  return { type: t.key, from: source.key, to: target.key, attributes: t.attributes };
+}
+
 /** Attribute writes with their values converted to the schema type; unknown names are dropped. */
-function writes(attrs: readonly UpsertAttribute[], defs: readonly AttributeDef[], tuples: readonly TupleType[], where: string): AttrWrite[] {
+function writes(attrs: readonly UpsertAttribute[], defs: readonly AttributeDef[], tuples: readonly TupleType[], where: () => string): AttrWrite[] {
   const out: AttrWrite[] = [];
   for (const a of attrs) {
     const op = parseOp(a.op, a.name, where);
@@ -67,19 +79,19 @@ function writes(attrs: readonly UpsertAttribute[], defs: readonly AttributeDef[]
     if (!def) continue; // unknown attribute names are ignored (interface.md, upsert rule 3)
     const converted = attrValueFromJson(a.value, def.type, tuples);
     if (!converted.ok) {
-      throw invalidRequest(`Invalid attribute data type for attribute '${a.name}' (${typeText(def.type)}) in ${where}: ${converted.reason}.`);
+      throw invalidRequest(`Invalid attribute data type for attribute '${a.name}' (${typeText(def.type)}) in ${where()}: ${converted.reason}.`);
     }
     out.push({ name: a.name, value: converted.value, op });
   }
   return out;
 }
 
-function parseOp(op: string, attribute: string, where: string): UpsertOp {
+function parseOp(op: string, attribute: string, where: () => string): UpsertOp {
   if (OP_SYMBOLS.has(op)) return op as UpsertOp;
   const byName = UPSERT_OP_BY_NAME[op.toLowerCase()];
   if (byName) return byName;
   throw invalidRequest(
-    `Invalid op '${clip(op)}' for attribute '${attribute}' in ${where}: use overwrite (=), ignore_if_exists (~), add (+), and (&), or (|), max (>) or min (<).`,
+    `Invalid op '${clip(op)}' for attribute '${attribute}' in ${where()}: use overwrite (=), ignore_if_exists (~), add (+), and (&), or (|), max (>) or min (<).`,
   );
 }
 
