@@ -4,7 +4,7 @@
 // record exactly what was applied and replay it on restart.
 import { emptySchema, type DatabaseSchema } from "../../runtime-wasm/schema/types.js";
 import { graphView, type GraphView } from "../../runtime-wasm/schema/lookup.js";
-import { isStoreError, type CreateStore, type GraphStore, type Snapshot, type StoreOptions } from "../../runtime-wasm/store/index.js";
+import { createStore, isStoreError, type CreateStore, type GraphStore, type Snapshot, type StoreOptions } from "../../runtime-wasm/store/index.js";
 import type { JsonOut } from "../../runtime-wasm/values/index.js";
 import type { EngineCommand, OutputApi } from "./commands.js";
 import { Deadline } from "./deadline.js";
@@ -19,12 +19,7 @@ export interface EngineOptions {
   defaultTimeoutMs?: number;
   /** Clock in milliseconds, for timeouts (tests pass their own). */
   now?: () => number;
-  /**
-   * Called with every command that applied successfully, before its request is answered
-   * (a write-ahead log records here; replaying the same commands in order rebuilds the state).
-   */
-  onApplied?: (command: EngineCommand) => void;
-  /** The graph store factory (runtime-wasm/store) and its options. */
+  /** The graph store factory (default: runtime-wasm/store's createStore) and its options. */
   createStore?: CreateStore;
   storeOptions?: StoreOptions;
 }
@@ -172,9 +167,7 @@ export class Engine {
 
   private applyCommand(command: EngineCommand, options: ApplyOptions): CommandResults[EngineCommand["kind"]] {
     const deadline = options.deadline ?? Deadline.none();
-    const result = translateStoreErrors(() => this.dispatch(command, deadline));
-    this.options.onApplied?.(command);
-    return result;
+    return translateStoreErrors(() => this.dispatch(command, deadline));
   }
 
   private dispatch(command: EngineCommand, deadline: Deadline): CommandResults[EngineCommand["kind"]] {
@@ -196,8 +189,7 @@ export class Engine {
   }
 
   private makeStore(schema: DatabaseSchema): GraphStore {
-    if (!this.options.createStore) throw new EngineError("bad-request", "REST-30000", "No graph store is configured.");
-    return this.options.createStore(schema, this.options.storeOptions);
+    return (this.options.createStore ?? createStore)(schema, this.options.storeOptions);
   }
 
   private defineSchema(schema: DatabaseSchema): void {

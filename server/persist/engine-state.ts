@@ -11,13 +11,13 @@ import type { PersistentState, PinnedState } from "./persistent-state.js";
 import { recover, type RecoveryReport } from "./recovery.js";
 import { chunkStream } from "./snapshot/chunk-stream.js";
 import type { LoadedSnapshot, SnapshotSection } from "./snapshot/snapshot-store.js";
-import type { LoadStore, StoreOptions } from "../../runtime-wasm/store/index.js";
+import { loadStore, type LoadStore, type StoreOptions } from "../../runtime-wasm/store/index.js";
 
 const CATALOG_SECTION = "catalog.json";
 const STORE_SECTION = "store.bin";
 
 export interface EngineStateOptions {
-  /** Rebuilds the store from its image (runtime-wasm/store's loadStore); needed once a snapshot holds a store. */
+  /** Rebuilds the store from its image (default: runtime-wasm/store's loadStore). */
   loadStore?: LoadStore;
   storeOptions?: StoreOptions;
   /**
@@ -50,8 +50,7 @@ export class EngineState implements PersistentState {
     const image = snapshot.sections.get(STORE_SECTION);
     let store;
     if (image) {
-      if (!this.options.loadStore) throw new Error(`snapshot ${snapshot.dir} holds a store image but no store loader is configured`);
-      store = await this.options.loadStore(image.stream(), this.options.storeOptions);
+      store = await (this.options.loadStore ?? loadStore)(image.stream(), this.options.storeOptions);
     }
     this.engine.restoreState(decodeCommand(await catalog.read()) as unknown as ReturnType<Engine["catalogImage"]>, store);
   }
