@@ -22,6 +22,8 @@ export interface PersistenceOptions {
   snapshotOnClose?: boolean;
   /** Size at which a log segment is closed and a new one started (default 64 MiB). */
   segmentBytes?: number;
+  /** When another server holds the data directory, wait for it to stop instead of failing. */
+  waitForLock?: boolean;
   /** Where background events (snapshots taken, failures) are reported. */
   log?: (line: string) => void;
 }

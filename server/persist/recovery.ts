@@ -32,8 +32,8 @@ export async function recover(
   state: PersistentState,
   options: PersistenceOptions = {},
 ): Promise<{ persistence: Persistence; report: RecoveryReport }> {
+  const dataDir = await openDataDirectory(dir, { waitForLock: options.waitForLock });
   const started = performance.now();
-  const dataDir = await openDataDirectory(dir);
   let log: WriteAheadLog | undefined;
   try {
     const snapshots = new SnapshotStore(dataDir.snapshotDir);

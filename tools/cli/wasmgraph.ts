@@ -15,6 +15,8 @@ const USAGE = `usage: wasmgraph serve [--port 9000] [--gsql-port 14240] [--data 
   --snapshot-every-mb N
                   take a snapshot in the background once the log grew by N MiB
                   (default 64; 0: only on a clean stop)
+  --wait-for-lock if another server holds the data directory, wait until it stops,
+                  then recover and take over (a standby for restarts)
   --no-demo       start with an empty database instead of the demo graph
   --host ADDR     address to listen on (default 127.0.0.1)`;
 
@@ -32,6 +34,7 @@ async function main(argv: string[]): Promise<number> {
       data: { type: "string", default: "./data" },
       "in-memory": { type: "boolean", default: false },
       "snapshot-every-mb": { type: "string", default: "64" },
+      "wait-for-lock": { type: "boolean", default: false },
       "no-demo": { type: "boolean", default: false },
       host: { type: "string", default: "127.0.0.1" },
       help: { type: "boolean", short: "h", default: false },
@@ -52,7 +55,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const log = (line: string) => process.stderr.write(`wasmgraph: ${line}\n`);
   const dataDir = values["in-memory"] ? undefined : values.data;
-  const persistence = { snapshotEveryBytes: Math.round(snapshotMiB * 2 ** 20) };
+  const persistence = { snapshotEveryBytes: Math.round(snapshotMiB * 2 ** 20), waitForLock: values["wait-for-lock"] };
   const server = await startServer({ port, host: values.host, dataDir, persistence, log });
   if (server.recovery) log(describeRecovery(server.recovery));
   stopOnSignals(server, log);

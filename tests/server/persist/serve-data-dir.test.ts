@@ -36,6 +36,24 @@ describe("persist: wasmgraph serve --data", function () {
     expect(await fsp.readdir(dataDir)).to.not.include("LOCK");
   });
 
+  it("--wait-for-lock waits while the directory is held and takes over when its holder dies", async () => {
+    const first = await startServerProcess(["--data", dataDir]);
+    let listening = false;
+    const standby = startServerProcess(["--data", dataDir, "--wait-for-lock"]).then((s) => {
+      listening = true;
+      return s;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(listening, "the standby must not listen while the first server holds the directory").to.equal(false);
+    first.child.kill("SIGKILL");
+    await first.exited;
+    const second = await standby;
+    expect(await fsp.readFile(path.join(dataDir, "LOCK"), "utf8")).to.equal(`${second.child.pid}\n`);
+    expect(second.stderr()).to.match(/recovered an empty database \+ 0 log records/);
+    second.child.kill("SIGKILL");
+    await second.exited;
+  });
+
   it("refuses to start on a damaged log with the file and offset", async () => {
     const server = await startServerProcess(["--data", dataDir]);
     server.child.kill("SIGKILL");

@@ -15,9 +15,13 @@ export interface ServerProcess {
   exited: Promise<number | string>;
 }
 
-/** Starts the server; rejects with its stderr if it exits before listening. */
-export function startServerProcess(args: string[]): Promise<ServerProcess> {
+/**
+ * Starts the server; rejects with its stderr if it exits before listening. `onSpawn` sees
+ * the child at once, so a caller can stop it even if it never listens.
+ */
+export function startServerProcess(args: string[], onSpawn?: (child: ChildProcess) => void): Promise<ServerProcess> {
   const child = spawn(process.execPath, [CLI, "serve", "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  onSpawn?.(child);
   let stdout = "";
   let stderr = "";
   const exited = new Promise<number | string>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal ?? -1)));
