@@ -14,7 +14,12 @@ import type { WriteAheadLog } from "./wal/write-ahead-log.js";
 export type Ack = "all" | "none";
 
 export interface PersistenceOptions {
-  /** Snapshot in the background once the log grew by this many bytes since the last one (default 64 MiB; 0: never automatically). */
+  /**
+   * Snapshot in the background once the log grew by this many bytes since the last
+   * snapshot, or by a quarter of that snapshot's size if more (default 16 MiB; 0: never
+   * automatically). Bounds the log a restart after a crash replays, without rewriting a
+   * big store's image more often than its own size in log.
+   */
   snapshotEveryBytes?: number;
   /** Complete snapshots kept: the newest plus older ones to fall back on (default 2). */
   keepSnapshots?: number;
@@ -44,6 +49,14 @@ export interface SnapshotResult extends SnapshotEntry {
   millis: number;
 }
 
+export const DEFAULT_SNAPSHOT_EVERY_BYTES = 16 << 20;
+
+/** Log growth after which the next snapshot is due. */
+export function snapshotThreshold(options: PersistenceOptions, lastSnapshotBytes: number): number {
+  const every = options.snapshotEveryBytes ?? DEFAULT_SNAPSHOT_EVERY_BYTES;
+  return every <= 0 ? Infinity : Math.max(every, lastSnapshotBytes / 4);
+}
+
 export class Persistence {
   private running: Promise<SnapshotResult | undefined> | undefined;
   private bytesAtLastSnapshot: number;
@@ -56,6 +69,7 @@ export class Persistence {
     private readonly state: PersistentState,
     private readonly options: PersistenceOptions,
     private lastSnapshotLsn: number,
+    private lastSnapshotBytes: number,
   ) {
     this.bytesAtLastSnapshot = log.appendedBytes;
   }
@@ -154,9 +168,8 @@ export class Persistence {
   }
 
   private snapshotIfDue(): void {
-    const every = this.options.snapshotEveryBytes ?? 64 << 20;
-    if (every <= 0 || this.running) return;
-    if (this.log.appendedBytes - this.bytesAtLastSnapshot < every) return;
+    if (this.running) return;
+    if (this.log.appendedBytes - this.bytesAtLastSnapshot < snapshotThreshold(this.options, this.lastSnapshotBytes)) return;
     this.snapshot().catch((err: unknown) => this.report(`background snapshot failed: ${messageOf(err)}`));
   }
 
@@ -174,6 +187,7 @@ export class Persistence {
       await this.log.waitDurable(lsn);
       const written = await this.snapshots.write({ lsn, sections: pinned.sections, meta: pinned.meta });
       this.lastSnapshotLsn = lsn;
+      this.lastSnapshotBytes = written.bytes;
       await this.trim();
       const result = { ...written, millis: performance.now() - started };
       this.report(`snapshot at log position ${lsn}: ${written.bytes} bytes in ${result.millis.toFixed(0)} ms`);

@@ -5,7 +5,7 @@
 // older one (or the whole history).
 import { decodeCommand } from "./command-codec.js";
 import { openDataDirectory } from "./data-directory.js";
-import { Persistence, type PersistenceOptions } from "./persistence.js";
+import { Persistence, snapshotThreshold, type PersistenceOptions } from "./persistence.js";
 import type { PersistentState } from "./persistent-state.js";
 import { SnapshotCorruptionError, SnapshotStore, type LoadedSnapshot, type SnapshotEntry } from "./snapshot/snapshot-store.js";
 import { WriteAheadLog } from "./wal/write-ahead-log.js";
@@ -69,7 +69,8 @@ export async function recover(
     for (const { entry, reason } of damaged) {
       damagedSnapshots.push({ dir: entry.dir, reason, movedTo: await snapshots.moveAside(entry) });
     }
-    const persistence = new Persistence(dataDir, log, snapshots, state, options, baseLsn);
+    const baseBytes = base ? base.manifest.sections.reduce((n, s) => n + s.bytes, 0) : 0;
+    const persistence = new Persistence(dataDir, log, snapshots, state, options, baseLsn, baseBytes);
     const report: RecoveryReport = {
       dataDir: dataDir.root,
       replayedRecords,
@@ -79,11 +80,10 @@ export async function recover(
       removedIncomplete,
       millis: performance.now() - started,
     };
-    if (base) report.snapshot = { lsn: base.lsn, dir: base.dir, bytes: base.manifest.sections.reduce((n, s) => n + s.bytes, 0) };
+    if (base) report.snapshot = { lsn: base.lsn, dir: base.dir, bytes: baseBytes };
     if (log.openReport.torn) report.tornTail = log.openReport.torn;
     // A long replay means the next start would be slow too: fold it into a snapshot now.
-    const every = options.snapshotEveryBytes ?? 64 << 20;
-    if (every > 0 && replayedBytes >= every) {
+    if (replayedBytes >= snapshotThreshold(options, baseBytes)) {
       persistence.snapshot().catch((err: unknown) => options.log?.(`snapshot after recovery failed: ${String(err)}`));
     }
     return { persistence, report };

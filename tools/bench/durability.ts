@@ -3,8 +3,8 @@
 //   1. the write-ahead log alone: durable appends/s by concurrency, records per fsync;
 //   2. batched upserts over HTTP against `wasmgraph serve --data` vs `--in-memory`, one and
 //      eight concurrent clients (the durable figure as a share of the in-memory one);
-//   3. a 4-million-edge graph: snapshot size per edge, time to snapshot, restart time from the
-//      snapshot and from the log alone (after kill -9, nothing snapshotted).
+//   3. a 4-million-edge graph loaded durably: restart time after kill -9 (snapshot + log
+//      tail) and after a clean stop (snapshot only), snapshot size per edge.
 // The server runs as a child process, as users run it.
 //   node dist/tools/bench/run.js durability      (DURABILITY_EDGES=… for another size)
 import { spawn, type ChildProcess } from "node:child_process";
@@ -79,9 +79,12 @@ async function benchLog(report: BenchReport, root: string): Promise<void> {
   }
 }
 
-/** 2. The same batched upserts against a durable and an in-memory server. */
+/**
+ * 2. The same batched upserts against a durable and an in-memory server: each measured
+ * twice, alternating, best run kept (other load on the machine only ever slows a run down).
+ */
 async function benchUpserts(report: BenchReport, root: string): Promise<void> {
-  const vertices = 200_000;
+  const vertices = 100_000;
   const batch = 5_000;
   const bodies: string[] = [];
   for (let first = 0; first < vertices; first += batch) {
@@ -90,9 +93,10 @@ async function benchUpserts(report: BenchReport, root: string): Promise<void> {
     bodies.push(`{"vertices":{"V":{${items.join(",")}}}}`);
   }
   for (const clients of [1, 8]) {
-    const rates: Record<string, number> = {};
-    for (const mode of ["in-memory", "durable"] as const) {
-      const dir = path.join(root, `upsert-${clients}-${mode}`);
+    const best = { "in-memory": 0, durable: 0 };
+    for (let run = 0; run < 4; run++) {
+      const mode = run % 2 === 0 ? "in-memory" : "durable";
+      const dir = path.join(root, `upsert-${clients}-${run}`);
       const args = mode === "durable" ? ["--data", dir, JSON.stringify(SCHEMA)] : ["--in-memory", JSON.stringify(SCHEMA)];
       const server = await startServer([BENCH_SERVER, ...args]);
       try {
@@ -103,46 +107,48 @@ async function benchUpserts(report: BenchReport, root: string): Promise<void> {
             while (next < bodies.length) await post(server.base, `/graph/${GRAPH}`, bodies[next++]!);
           }),
         );
-        rates[mode] = vertices / ((performance.now() - start) / 1000);
-        report.line(`upsert ${vertices} vertices in batches of ${batch}, ${clients} client(s), ${mode}`, rates[mode]!, "vertices/s");
+        best[mode] = Math.max(best[mode], vertices / ((performance.now() - start) / 1000));
       } finally {
         await server.stop("SIGKILL");
       }
     }
-    report.ratio(`durable upserts as a share of in-memory, ${clients} client(s)`, rates["in-memory"]!, rates.durable!, "durable");
+    report.line(`upsert ${vertices} vertices in batches of ${batch}, ${clients} client(s), in memory`, best["in-memory"], "vertices/s", "best of 2");
+    report.line(`upsert ${vertices} vertices in batches of ${batch}, ${clients} client(s), durable`, best.durable, "vertices/s", "best of 2");
+    report.line(`  durable as a share of in memory, ${clients} client(s)`, (100 * best.durable) / best["in-memory"], "%", "aim: at least 80");
   }
 }
 
-/** 3. Load an R-MAT graph durably, snapshot it, restart from the snapshot and from the log. */
+/**
+ * 3. Load an R-MAT graph durably with the default snapshot policy, then: restart after
+ * kill -9 (newest snapshot + the log after it), and after a clean stop (snapshot only).
+ */
 async function benchRestart(report: BenchReport, root: string, edges: number): Promise<void> {
   const scale = Math.max(10, Math.ceil(Math.log2(edges / 8)));
   const graph = rmat({ scale, edges, seed: 42, noSelfLoops: true });
   const dir = await seededDataDir(path.join(root, "restart"));
-  let server = await startServer(serve("--data", dir, "--snapshot-every-mb", "0"));
+  let server = await startServer(serve("--data", dir));
   const loadStart = performance.now();
   const perBatch = 100_000;
   for (let first = 0; first < edges; first += perBatch) await post(server.base, `/graph/${GRAPH}`, edgeBatch(graph.src, graph.dst, first, Math.min(edges, first + perBatch)));
-  report.line(`load ${edges} edges (${graph.vertexCount} possible vertices) durably, batches of ${perBatch}`, edges / ((performance.now() - loadStart) / 1000), "edges/s");
+  report.line(`load ${edges} R-MAT edges (scale ${scale}) durably, batches of ${perBatch}`, edges / ((performance.now() - loadStart) / 1000), "edges/s", "default snapshot policy");
 
-  // Restart with the whole history in the log and no snapshot: the worst case.
   await server.stop("SIGKILL");
-  const walBytes = await directoryBytes(path.join(dir, "wal"));
-  server = await startServer(serve("--data", dir, "--snapshot-every-mb", "0"));
-  report.line(`restart after kill -9, replaying the whole log (${(walBytes / 2 ** 20).toFixed(0)} MiB)`, server.startMillis, "ms", server.recoveryLine);
+  server = await startServer(serve("--data", dir));
+  report.line(`restart after kill -9 during the load's last batches, spawn to listening`, server.startMillis, "ms", server.recoveryLine);
 
-  // A clean stop takes a snapshot; the next start loads it and replays nothing.
   const snapStart = performance.now();
   await server.stop("SIGTERM");
-  const snapshotMillis = performance.now() - snapStart;
-  const snapshotBytes = await directoryBytes(path.join(dir, "snapshots"));
-  report.line("snapshot size per edge (store image + catalog, all files)", snapshotBytes / edges, "bytes/edge", `${(snapshotBytes / 2 ** 20).toFixed(1)} MiB`);
-  report.line("clean stop incl. writing the snapshot", snapshotMillis, "ms");
+  report.line("clean stop, including writing a snapshot", performance.now() - snapStart, "ms");
+  const snapshots = path.join(dir, "snapshots");
+  const newest = (await fsp.readdir(snapshots)).filter((n) => /^snapshot-\d+$/.test(n)).sort().pop()!;
+  const snapshotBytes = await directoryBytes(path.join(snapshots, newest));
+  report.line("snapshot size per edge (store image + catalog)", snapshotBytes / edges, "bytes/edge", `${(snapshotBytes / 2 ** 20).toFixed(1)} MiB`);
   server = await startServer(serve("--data", dir));
-  report.line(`restart from the snapshot (${edges} edges), spawn to listening`, server.startMillis, "ms", server.recoveryLine);
-  const bare = await startServer(serve("--in-memory"));
-  report.line("  for reference: spawn to listening with an empty in-memory database", bare.startMillis, "ms");
-  await bare.stop("SIGKILL");
+  report.line(`restart after a clean stop (${edges} edges), spawn to listening`, server.startMillis, "ms", server.recoveryLine);
   await server.stop("SIGKILL");
+  const bare = await startServer(serve("--in-memory"));
+  report.line("  for reference: spawn to listening of an empty in-memory server", bare.startMillis, "ms");
+  await bare.stop("SIGKILL");
 }
 
 /** Why the server cannot hold data in this build, if it cannot (no graph store wired in). */
