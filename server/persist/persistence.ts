@@ -146,6 +146,8 @@ export class Persistence {
     if (!this.running) {
       this.running = this.takeSnapshot().finally(() => {
         this.running = undefined;
+        // Writes went on while it was written: if they already make the next one due, start it.
+        if (!this.closed) this.snapshotIfDue();
       });
     }
     return this.running;
