@@ -12,6 +12,9 @@ import { applyDeleteEdges, applyDeleteVertices, applyDeleteVerticesByType } from
 import { EngineError, graphNotFound, invalidRequest } from "./engine-error.js";
 import { applyUpsert, type UpsertOutcome } from "./upsert-apply.js";
 import { EDITION } from "../version.js";
+import type { LoadingJobPlan } from "../loading/plan.js";
+import { applyLoadBatch, type BatchOutcome } from "../loading/apply-batch.js";
+import { loadingJobFits, loadingJobProblem } from "../loading/revalidate.js";
 
 export interface EngineOptions {
   outputApi?: OutputApi;
@@ -32,6 +35,9 @@ export interface CommandResults {
   "delete-vertices": JsonOut;
   "delete-vertices-by-type": JsonOut;
   "delete-edges": JsonOut;
+  "create-loading-job": void;
+  "drop-loading-job": boolean;
+  "load-batch": BatchOutcome;
 }
 
 export interface ApplyOptions {
@@ -65,6 +71,7 @@ export interface CommandLog {
 export interface EngineCatalogImage {
   schema: DatabaseSchema;
   outputApi: OutputApi;
+  loadingJobs: LoadingJobPlan[];
 }
 
 export class Engine {
@@ -72,6 +79,8 @@ export class Engine {
   private outputApiState: OutputApi;
   private readonly graphs = new Map<string, GraphHandle>();
   private storeState: GraphStore | undefined;
+  /** Loading jobs by graph, then by job name (a minimal catalog until the GSQL catalog owns them). */
+  private readonly loadingJobsState = new Map<string, Map<string, LoadingJobPlan>>();
   readonly defaultTimeoutMs: number;
   readonly now: () => number;
   /** Set by the persistence layer once recovery is done; replay runs without it. */
@@ -119,6 +128,16 @@ export class Engine {
     );
   }
 
+  /** A loading job of a graph by name. */
+  loadingJob(graph: string, name: string): LoadingJobPlan | undefined {
+    return this.loadingJobsState.get(graph)?.get(name);
+  }
+
+  /** Every loading job of a graph, in creation order. */
+  loadingJobs(graph: string): LoadingJobPlan[] {
+    return [...(this.loadingJobsState.get(graph)?.values() ?? [])];
+  }
+
   /** The `version` field of responses about `graph` (absent under output API v1). */
   apiVersion(graph: GraphHandle | undefined): ApiVersion | undefined {
     if (this.outputApiState === "v1") return undefined;
@@ -147,7 +166,8 @@ export class Engine {
 
   /** The state beside the store as plain data, for snapshots (the store has its own image). */
   catalogImage(): EngineCatalogImage {
-    return { schema: this.schemaState, outputApi: this.outputApiState };
+    const loadingJobs = [...this.loadingJobsState.values()].flatMap((jobs) => [...jobs.values()]);
+    return { schema: this.schemaState, outputApi: this.outputApiState, loadingJobs };
   }
 
   /** The store if one exists yet (snapshots do not create one). */
@@ -161,8 +181,14 @@ export class Engine {
    */
   restoreState(image: EngineCatalogImage, store: GraphStore | undefined): void {
     this.storeState = store;
+    this.loadingJobsState.clear();
     this.setSchema(structuredClone(image.schema));
     this.outputApiState = image.outputApi;
+    for (const plan of image.loadingJobs) {
+      const jobs = this.loadingJobsState.get(plan.graph) ?? new Map<string, LoadingJobPlan>();
+      jobs.set(plan.name, structuredClone(plan));
+      this.loadingJobsState.set(plan.graph, jobs);
+    }
   }
 
   private applyCommand(command: EngineCommand, options: ApplyOptions): CommandResults[EngineCommand["kind"]] {
@@ -185,6 +211,18 @@ export class Engine {
         return applyDeleteVerticesByType(this.store, this.resolveGraph(command.graph), command);
       case "delete-edges":
         return applyDeleteEdges(this.store, this.resolveGraph(command.graph), command, deadline);
+      case "create-loading-job": {
+        const problem = loadingJobProblem(command.plan, this.schemaState);
+        if (problem !== undefined) throw invalidRequest(`The loading job ${command.plan.name} cannot be created: ${problem}`);
+        const jobs = this.loadingJobsState.get(command.plan.graph) ?? new Map<string, LoadingJobPlan>();
+        jobs.set(command.plan.name, structuredClone(command.plan));
+        this.loadingJobsState.set(command.plan.graph, jobs);
+        return undefined;
+      }
+      case "drop-loading-job":
+        return this.loadingJobsState.get(command.graph)?.delete(command.name) ?? false;
+      case "load-batch":
+        return applyLoadBatch(this.store, this.resolveGraph(command.graph).view, command.batch);
     }
   }
 
@@ -203,6 +241,11 @@ export class Engine {
     this.schemaState = next;
     this.graphs.clear();
     for (const g of next.graphs) this.graphs.set(g.name, { name: g.name, view: graphView(next, g.name)! });
+    // Loading jobs that no longer fit the schema are dropped.
+    for (const [graph, jobs] of this.loadingJobsState) {
+      for (const [name, plan] of jobs) if (!loadingJobFits(plan, next)) jobs.delete(name);
+      if (jobs.size === 0) this.loadingJobsState.delete(graph);
+    }
   }
 }
 
@@ -213,7 +256,7 @@ function translateStoreErrors<T>(run: () => T): T {
   } catch (e) {
     if (!isStoreError(e)) throw e;
     if (e.code === "OUT_OF_MEMORY") throw new EngineError("out-of-memory", "REST-30000", e.message);
-    const where = e.detail.path ? ` (at ${e.detail.path})` : "";
+    const where = e.detail.path && !e.message.includes(e.detail.path) ? ` (at ${e.detail.path})` : "";
     throw new EngineError("bad-request", "REST-30000", e.message + where);
   }
 }

@@ -36,9 +36,11 @@ export type Outcome = "acked" | "unknown";
 
 export interface CreateOp {
   kind: "create";
+  /** upsert: vertices, edges from ids[0] to every other id, and the counter's add.
+   *  load: the vertices only, as lines of an atomic POST /ddl load. */
+  via: "upsert" | "load";
   writer: number;
   seq: number;
-  /** New vertex ids; edges run from ids[0] to every other id. */
   ids: string[];
   n: number;
   round: number;
@@ -127,7 +129,7 @@ export class CrashModel {
 
   /** Sources whose edges the next observation should read: those of the pending creates. */
   pendingSources(): string[] {
-    return this.pending.filter((op): op is CreateOp => op.kind === "create" && op.ids.length > 1).map((op) => op.ids[0]!);
+    return this.pending.filter((op): op is CreateOp => op.kind === "create" && op.via === "upsert" && op.ids.length > 1).map((op) => op.ids[0]!);
   }
 
   /** Every source with edges in the model (for a full check). */
@@ -154,6 +156,7 @@ export class CrashModel {
   private adopt(op: Op): void {
     if (op.kind === "create") {
       for (const id of op.ids) this.vertices.set(id, { n: op.n, round: op.round });
+      if (op.via === "load") return;
       for (const to of op.ids.slice(1)) this.edges.set(`${op.ids[0]}>${to}`, op.n);
       this.counters[op.writer]! += op.counterDelta;
       return;
@@ -184,6 +187,14 @@ export class CrashModel {
     for (const key of o.edges.keys()) if (!this.edges.has(key)) throw new Error(`edge ${key} present but not expected`);
     if (o.edgeTotal !== this.edges.size) throw new Error(`${o.edgeTotal} edges stored, ${this.edges.size} expected`);
   }
+}
+
+/** The loading job POST /ddl runs for load ops: one Item per line "id,n,round". */
+export const LOAD_JOB = "load_items";
+
+/** The CSV body of a load op. */
+export function loadBody(op: CreateOp): string {
+  return op.ids.map((id) => `${id},${op.n},${op.round}\n`).join("");
 }
 
 /** The upsert body of a create op (new vertices, edges, counter increment). */

@@ -1,5 +1,5 @@
 // Crash tests: `wasmgraph serve --data DIR` as a child process, written to by concurrent
-// writers over HTTP and killed with SIGKILL at a random moment, over and over (and sometimes
+// writers over HTTP (upserts, POST /ddl loads, deletes) and killed with SIGKILL at a random moment, over and over (and sometimes
 // while it is still recovering). After every restart the database must hold every
 // acknowledged write, no request half-applied, and each writer's lost requests must be the
 // last ones it sent (crash-workload.ts holds the model and the rules). Snapshots are taken
@@ -12,8 +12,9 @@ import path from "node:path";
 import { Engine } from "../../../server/engine/engine.js";
 import { openDurableEngine } from "../../../server/persist/engine-state.js";
 import { mulberry32 } from "../../../tools/bench/rmat.js";
-import { CRASH_SCHEMA, CrashModel, GRAPH, WRITERS, counterId, createBody, type CreateOp, type DeleteOp, type Observation, type VertexState } from "./crash-workload.js";
+import { CRASH_SCHEMA, CrashModel, GRAPH, LOAD_JOB, WRITERS, counterId, createBody, loadBody, type CreateOp, type DeleteOp, type Observation, type VertexState } from "./crash-workload.js";
 import { startServerProcess, type ServerProcess } from "./server-process.js";
+import { col, job } from "../loading/fixtures.js";
 
 const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 100);
 const SEED = Number(process.env.CRASH_SEED ?? Date.now() % 100_000);
@@ -25,8 +26,9 @@ interface Reply {
   json: any;
 }
 
-async function call(base: string, method: string, url: string, body?: string): Promise<Reply> {
-  const res = await fetch(base + url, { method, body });
+async function call(base: string, method: string, url: string, body?: string, form = false): Promise<Reply> {
+  const headers = form ? { "content-type": "application/x-www-form-urlencoded" } : undefined;
+  const res = await fetch(base + url, { method, body, headers });
   return { status: res.status, json: await res.json() };
 }
 
@@ -54,7 +56,7 @@ async function writer(base: string, w: number, round: number, model: CrashModel,
   for (let seq = 0; ; seq++) {
     const choice = random();
     const retired = [...model.retired];
-    let request: { method: string; url: string; body?: string };
+    let request: { method: string; url: string; body?: string; form?: boolean };
     let op: CreateOp | DeleteOp | undefined;
     const target = choice >= 0.6 && choice < 0.85 ? model.deletable(random) : undefined;
     if (target !== undefined) {
@@ -69,15 +71,20 @@ async function writer(base: string, w: number, round: number, model: CrashModel,
     } else {
       const count = 1 + Math.floor(random() * 4);
       const ids = Array.from({ length: count }, (_, j) => `r${round}w${w}s${seq}v${j}`);
-      op = { kind: "create", writer: w, seq, ids, n: seq * 10 + w, round, counterDelta: 1 + Math.floor(random() * 9) };
+      const via = random() < 0.25 ? "load" : "upsert";
+      op = { kind: "create", via, writer: w, seq, ids, n: seq * 10 + w, round, counterDelta: via === "load" ? 0 : 1 + Math.floor(random() * 9) };
       const ackNone = random() < 0.1;
-      request = { method: "POST", url: `/graph/${GRAPH}${ackNone ? "?ack=none" : ""}`, body: createBody(op) };
+      const ack = ackNone ? "ack=none" : "ack=all";
+      request =
+        via === "load"
+          ? { method: "POST", url: `/ddl/${GRAPH}?tag=${LOAD_JOB}&filename=f&${ack}`, body: loadBody(op), form: true }
+          : { method: "POST", url: `/graph/${GRAPH}?${ack}`, body: createBody(op) };
       if (ackNone) op.outcome = "unknown";
     }
     if (op) model.pending.push(op);
     let reply: Reply;
     try {
-      reply = await call(base, request.method, request.url, request.body);
+      reply = await call(base, request.method, request.url, request.body, request.form);
     } catch {
       if (op) op.outcome = "unknown";
       return; // the server is gone
@@ -89,6 +96,9 @@ async function writer(base: string, w: number, round: number, model: CrashModel,
     }
     progress.answers++;
     if (op && op.outcome === undefined) op.outcome = "acked";
+    if (op?.kind === "create" && op.via === "load" && reply.json.results[0].statistics.vertex[0].validObject !== op.ids.length) {
+      problems.push(`load of ${op.ids.length} lines did not load them all: ${JSON.stringify(reply.json)}`);
+    }
     if (!op && reply.json.results[0].skipped_vertices !== 1) {
       problems.push(`upsert of a permanently deleted id was not skipped: ${JSON.stringify(reply.json)}`);
     }
@@ -168,6 +178,7 @@ describe("persist: crash tests (SIGKILL at random moments)", function () {
     const seeded = new Engine();
     const { persistence } = await openDurableEngine(dir, seeded);
     seeded.apply({ kind: "define-schema", schema: CRASH_SCHEMA });
+    seeded.apply({ kind: "create-loading-job", plan: job([{ kind: "vertex", type: "Item", values: [col(0), col(1), col(2)] }], {}, { name: LOAD_JOB, graph: GRAPH }) });
     await persistence.close();
 
     let server: ServerProcess | undefined = await startServer(SERVER_ARGS(dir));
