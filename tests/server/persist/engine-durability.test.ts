@@ -11,6 +11,7 @@ import { emptySchema, type DatabaseSchema } from "../../../runtime-wasm/schema/t
 import { Engine } from "../../../server/engine/engine.js";
 import { openDurableEngine } from "../../../server/persist/engine-state.js";
 import { DurabilityError } from "../../../server/persist/persistence.js";
+import { col, job, socialSchema as loadingSchema } from "../loading/fixtures.js";
 import { durableWritesMiddleware, noteRequestWrite } from "../../../server/persist/request-durability.js";
 
 function schemaWith(graphs: string[], version = 0): DatabaseSchema {
@@ -62,6 +63,25 @@ describe("persist: the engine made durable", () => {
       expect(again.report.replayedRecords).to.equal(snapshotOnClose ? 0 : 3);
       expect(again.report.snapshot?.lsn).to.equal(snapshotOnClose ? 3 : undefined);
       await again.persistence.close();
+    });
+  }
+
+  for (const snapshotOnClose of [false, true]) {
+    it(`loading jobs come back ${snapshotOnClose ? "from a snapshot" : "from the log"}; dropped ones stay dropped`, async () => {
+      const engine = new Engine();
+      const { persistence } = await openDurableEngine(dataDir, engine, { snapshotOnClose, snapshotEveryBytes: 0 });
+      engine.apply({ kind: "define-schema", schema: loadingSchema() });
+      const keep = job([{ kind: "vertex", type: "City", values: [col(0), col(1)] }], { header: true }, { name: "keep" });
+      engine.apply({ kind: "create-loading-job", plan: keep });
+      engine.apply({ kind: "create-loading-job", plan: job([{ kind: "vertex", type: "City", values: [col(0), col(1)] }], {}, { name: "gone" }) });
+      engine.apply({ kind: "drop-loading-job", graph: "social", name: "gone" });
+      await persistence.close();
+
+      const again = new Engine();
+      const reopened = await openDurableEngine(dataDir, again, { snapshotOnClose: false });
+      expect(again.loadingJobs("social")).to.deep.equal([keep]);
+      expect(reopened.report.replayedRecords).to.equal(snapshotOnClose ? 0 : 4);
+      await reopened.persistence.close();
     });
   }
 
