@@ -184,7 +184,7 @@ export class Engine {
     this.loadingJobsState.clear();
     this.setSchema(structuredClone(image.schema));
     this.outputApiState = image.outputApi;
-    for (const plan of image.loadingJobs) {
+    for (const plan of image.loadingJobs ?? []) {
       const jobs = this.loadingJobsState.get(plan.graph) ?? new Map<string, LoadingJobPlan>();
       jobs.set(plan.name, structuredClone(plan));
       this.loadingJobsState.set(plan.graph, jobs);

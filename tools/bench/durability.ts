@@ -45,6 +45,8 @@ export const suite: BenchSuite = {
   name: "durability",
   description: "write-ahead log, durable vs in-memory upserts, snapshot size, restart time",
   run: async (report) => {
+    // Other work on the machine slows every figure; say how busy it was.
+    report.note(`load average at start: ${os.loadavg().map((l) => l.toFixed(1)).join(", ")} (${os.cpus().length} cores)`);
     const root = await fsp.mkdtemp(path.join(os.tmpdir(), "wasmgraph-bench-durability-"));
     try {
       await benchLog(report, root);

@@ -81,14 +81,7 @@ export class SnapshotStore {
 
   /** Complete snapshots, newest first. Leftover temporary folders are ignored. */
   async list(): Promise<SnapshotEntry[]> {
-    let names: string[];
-    try {
-      names = await fsp.readdir(this.dir);
-    } catch (err) {
-      if (isMissing(err)) return [];
-      throw err;
-    }
-    return names
+    return (await this.names())
       .map((name) => FINAL_NAME.exec(name))
       .filter((m): m is RegExpExecArray => m !== null)
       .map((m) => ({ lsn: Number(m[1]), dir: path.join(this.dir, m[0]) }))
@@ -97,17 +90,20 @@ export class SnapshotStore {
 
   /** Removes folders of snapshots whose writing a crash interrupted. */
   async removeIncomplete(): Promise<string[]> {
-    let names: string[];
+    const partial = (await this.names()).filter((n) => n.endsWith(TEMPORARY_SUFFIX)).map((n) => path.join(this.dir, n));
+    for (const dir of partial) await fsp.rm(dir, { recursive: true, force: true });
+    if (partial.length) await fsyncDirectory(this.dir);
+    return partial;
+  }
+
+  /** Entries of the snapshot folder (none before the first snapshot created it). */
+  private async names(): Promise<string[]> {
     try {
-      names = await fsp.readdir(this.dir);
+      return await fsp.readdir(this.dir);
     } catch (err) {
       if (isMissing(err)) return [];
       throw err;
     }
-    const partial = names.filter((n) => n.endsWith(TEMPORARY_SUFFIX)).map((n) => path.join(this.dir, n));
-    for (const dir of partial) await fsp.rm(dir, { recursive: true, force: true });
-    if (partial.length) await fsyncDirectory(this.dir);
-    return partial;
   }
 
   /** Writes a snapshot durably and returns its entry. A snapshot of the same position is kept as is. */

@@ -3,9 +3,7 @@
 // identical after a restart from the log alone, from a snapshot plus the log, and from a
 // snapshot taken while writes went on; permanently deleted ids stay retired.
 import { expect } from "chai";
-import { promises as fsp } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { useTempDir } from "./temp-dir.js";
 import type { DatabaseSchema } from "../../../runtime-wasm/schema/types.js";
 import type { Snapshot } from "../../../runtime-wasm/store/index.js";
 import type { UpsertAttribute, UpsertCommand } from "../../../server/engine/commands.js";
@@ -58,13 +56,7 @@ function dump(engine: Engine): unknown {
 }
 
 describe("persist: graph data across restarts (in process, real store)", () => {
-  let root: string;
-  let dataDir: string;
-  beforeEach(async () => {
-    root = await fsp.mkdtemp(path.join(os.tmpdir(), "wasmgraph-data-"));
-    dataDir = path.join(root, "data");
-  });
-  afterEach(() => fsp.rm(root, { recursive: true, force: true }));
+  const tmp = useTempDir("data");
 
   /** A history touching every kind of data command; `between` runs halfway. */
   async function history(engine: Engine, between: () => Promise<unknown>): Promise<unknown> {
@@ -83,7 +75,7 @@ describe("persist: graph data across restarts (in process, real store)", () => {
 
   async function reopen(): Promise<{ engine: Engine; close: () => Promise<void>; replayed: number; snapshotLsn?: number }> {
     const engine = new Engine();
-    const { persistence, report } = await openDurableEngine(dataDir, engine, { snapshotOnClose: false, snapshotEveryBytes: 0 });
+    const { persistence, report } = await openDurableEngine(tmp.dataDir, engine, { snapshotOnClose: false, snapshotEveryBytes: 0 });
     return { engine, close: () => persistence.close(), replayed: report.replayedRecords, snapshotLsn: report.snapshot?.lsn };
   }
 
@@ -102,7 +94,7 @@ describe("persist: graph data across restarts (in process, real store)", () => {
   for (const c of cases) {
     it(`comes back identical ${c.name}`, async () => {
       const engine = new Engine();
-      const { persistence } = await openDurableEngine(dataDir, engine, { snapshotOnClose: false, snapshotEveryBytes: 0 });
+      const { persistence } = await openDurableEngine(tmp.dataDir, engine, { snapshotOnClose: false, snapshotEveryBytes: 0 });
       const between = (await history(engine, () => c.between(persistence))) as { running?: Promise<unknown> } | undefined;
       await between?.running;
       const before = dump(engine);

@@ -2,10 +2,9 @@
 // come back after a restart (from the log, or from a snapshot's catalog); refused commands
 // are not logged; REST answers wait for the request's writes unless ack=none.
 import { expect } from "chai";
+import { useTempDir } from "./temp-dir.js";
 import Koa from "koa";
-import { promises as fsp } from "node:fs";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { emptySchema, type DatabaseSchema } from "../../../runtime-wasm/schema/types.js";
 import { Engine } from "../../../server/engine/engine.js";
@@ -32,25 +31,19 @@ function schemaWith(graphs: string[], version = 0): DatabaseSchema {
 }
 
 describe("persist: the engine made durable", () => {
-  let root: string;
-  let dataDir: string;
-  beforeEach(async () => {
-    root = await fsp.mkdtemp(path.join(os.tmpdir(), "wasmgraph-engine-"));
-    dataDir = path.join(root, "data");
-  });
-  afterEach(() => fsp.rm(root, { recursive: true, force: true }));
+  const tmp = useTempDir("engine");
 
   async function restart(snapshotOnClose: boolean, close: () => Promise<void>) {
     await close();
     const engine = new Engine();
-    const opened = await openDurableEngine(dataDir, engine, { snapshotOnClose, snapshotEveryBytes: 0 });
+    const opened = await openDurableEngine(tmp.dataDir, engine, { snapshotOnClose, snapshotEveryBytes: 0 });
     return { engine, ...opened };
   }
 
   for (const snapshotOnClose of [false, true]) {
     it(`schema (64-bit defaults included) and SET json_api come back ${snapshotOnClose ? "from a snapshot" : "from the log"}`, async () => {
       const engine = new Engine();
-      const { persistence } = await openDurableEngine(dataDir, engine, { snapshotOnClose, snapshotEveryBytes: 0 });
+      const { persistence } = await openDurableEngine(tmp.dataDir, engine, { snapshotOnClose, snapshotEveryBytes: 0 });
       engine.apply({ kind: "define-schema", schema: schemaWith(["social"]) });
       engine.apply({ kind: "define-schema", schema: schemaWith(["social", "work"], 1) });
       engine.apply({ kind: "set-output-api", api: "v1" });
@@ -69,7 +62,7 @@ describe("persist: the engine made durable", () => {
   for (const snapshotOnClose of [false, true]) {
     it(`loading jobs come back ${snapshotOnClose ? "from a snapshot" : "from the log"}; dropped ones stay dropped`, async () => {
       const engine = new Engine();
-      const { persistence } = await openDurableEngine(dataDir, engine, { snapshotOnClose, snapshotEveryBytes: 0 });
+      const { persistence } = await openDurableEngine(tmp.dataDir, engine, { snapshotOnClose, snapshotEveryBytes: 0 });
       engine.apply({ kind: "define-schema", schema: loadingSchema() });
       const keep = job([{ kind: "vertex", type: "City", values: [col(0), col(1)] }], { header: true }, { name: "keep" });
       engine.apply({ kind: "create-loading-job", plan: keep });
@@ -78,7 +71,7 @@ describe("persist: the engine made durable", () => {
       await persistence.close();
 
       const again = new Engine();
-      const reopened = await openDurableEngine(dataDir, again, { snapshotOnClose: false });
+      const reopened = await openDurableEngine(tmp.dataDir, again, { snapshotOnClose: false });
       expect(again.loadingJobs("social")).to.deep.equal([keep]);
       expect(reopened.report.replayedRecords).to.equal(snapshotOnClose ? 0 : 4);
       await reopened.persistence.close();
@@ -87,7 +80,7 @@ describe("persist: the engine made durable", () => {
 
   it("a refused command is not logged", async () => {
     const engine = new Engine();
-    const { persistence } = await openDurableEngine(dataDir, engine, { snapshotOnClose: false });
+    const { persistence } = await openDurableEngine(tmp.dataDir, engine, { snapshotOnClose: false });
     engine.apply({ kind: "set-output-api", api: "v1" });
     expect(() =>
       engine.apply({ kind: "delete-vertices-by-type", graph: "nowhere", vertexType: "Person", permanent: false }),
@@ -98,7 +91,7 @@ describe("persist: the engine made durable", () => {
 
   it("after a log write fails the engine turns read-only: later changes are refused before they apply", async () => {
     const engine = new Engine();
-    const { persistence } = await openDurableEngine(dataDir, engine, { snapshotOnClose: false });
+    const { persistence } = await openDurableEngine(tmp.dataDir, engine, { snapshotOnClose: false });
     engine.apply({ kind: "define-schema", schema: schemaWith(["social"]) });
     await persistence.sync();
     // Pull the file out from under the log, as a failing disk would.
@@ -119,7 +112,7 @@ describe("persist: the engine made durable", () => {
       // closing a failed log reports the failure again
     }
     const again = new Engine();
-    const reopened = await openDurableEngine(dataDir, again, { snapshotOnClose: false });
+    const reopened = await openDurableEngine(tmp.dataDir, again, { snapshotOnClose: false });
     expect(again.graphNames()).to.deep.equal(["social"]);
     expect(again.outputApi).to.equal("v2");
     await reopened.persistence.close();
@@ -127,9 +120,9 @@ describe("persist: the engine made durable", () => {
 
   it("an engine cannot be attached to two data directories", async () => {
     const engine = new Engine();
-    const { persistence } = await openDurableEngine(dataDir, engine, { snapshotOnClose: false });
+    const { persistence } = await openDurableEngine(tmp.dataDir, engine, { snapshotOnClose: false });
     try {
-      await openDurableEngine(path.join(root, "other"), engine);
+      await openDurableEngine(path.join(tmp.root, "other"), engine);
       expect.fail("must refuse");
     } catch (err) {
       expect((err as Error).message).to.equal("the engine already has a command log attached");

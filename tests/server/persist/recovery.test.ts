@@ -4,8 +4,8 @@
 // A "crash image" is a copy of the directory taken while the server runs: what kill -9
 // would leave, since every acknowledged record was written and fsynced before its answer.
 import { expect } from "chai";
+import { useTempDir } from "./temp-dir.js";
 import { promises as fsp } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { decodeCommand, encodeCommand, type CommandValue } from "../../../server/persist/command-codec.js";
 import type { Persistence, PersistenceOptions } from "../../../server/persist/persistence.js";
@@ -26,17 +26,11 @@ async function copyWithoutLock(from: string, to: string): Promise<void> {
 }
 
 describe("persist: recovery", () => {
-  let root: string;
-  let dataDir: string;
-  beforeEach(async () => {
-    root = await fsp.mkdtemp(path.join(os.tmpdir(), "wasmgraph-recover-"));
-    dataDir = path.join(root, "data");
-  });
-  afterEach(() => fsp.rm(root, { recursive: true, force: true }));
+  const tmp = useTempDir("recover");
 
   it("a new directory starts empty; every recorded command is back after a restart", async () => {
     const state = new KvState();
-    const { persistence, report } = await recover(dataDir, state, quiet);
+    const { persistence, report } = await recover(tmp.dataDir, state, quiet);
     expect(report).to.include({ replayedRecords: 0, lastLsn: 0 });
     expect(report.snapshot).to.equal(undefined);
     for (let i = 0; i < 50; i++) await execute(state, persistence, { op: "put", key: `k${i % 20}`, value: i });
@@ -44,7 +38,7 @@ describe("persist: recovery", () => {
     await persistence.close();
 
     const again = new KvState();
-    const second = await recover(dataDir, again, quiet);
+    const second = await recover(tmp.dataDir, again, quiet);
     expect(again.toObject()).to.deep.equal(state.toObject());
     expect(second.report).to.include({ replayedRecords: 51, lastLsn: 51 });
     expect(again.entriesAtAfterRecovery).to.equal(19);
@@ -53,7 +47,7 @@ describe("persist: recovery", () => {
 
   it("loads the newest snapshot and replays only the log after it", async () => {
     const state = new KvState();
-    const { persistence } = await recover(dataDir, state, quiet);
+    const { persistence } = await recover(tmp.dataDir, state, quiet);
     for (let i = 1; i <= 10; i++) await execute(state, persistence, { op: "put", key: `a${i}`, value: i });
     const snap = await persistence.snapshot();
     expect(snap).to.include({ lsn: 10 });
@@ -61,7 +55,7 @@ describe("persist: recovery", () => {
     await persistence.close();
 
     const again = new KvState();
-    const { persistence: p2, report } = await recover(dataDir, again, quiet);
+    const { persistence: p2, report } = await recover(tmp.dataDir, again, quiet);
     expect(report.snapshot?.lsn).to.equal(10);
     expect(again.replayed).to.deep.equal([11, 12, 13, 14, 15]);
     expect(again.toObject()).to.deep.equal(state.toObject());
@@ -70,7 +64,7 @@ describe("persist: recovery", () => {
 
   it("a snapshot pins the state of its moment while later writes go on", async () => {
     const state = new KvState();
-    const { persistence } = await recover(dataDir, state, quiet);
+    const { persistence } = await recover(tmp.dataDir, state, quiet);
     for (let i = 0; i < 100; i++) await execute(state, persistence, { op: "put", key: `k${i}`, value: i });
     const pinnedAt = { ...state.toObject() };
     const snapshotting = persistence.snapshot();
@@ -82,8 +76,8 @@ describe("persist: recovery", () => {
     const snap = await snapshotting;
     expect(snap?.lsn).to.equal(100);
 
-    const crash = path.join(root, "crash");
-    await copyWithoutLock(dataDir, crash);
+    const crash = path.join(tmp.root, "crash");
+    await copyWithoutLock(tmp.dataDir, crash);
     // The snapshot alone holds exactly the pinned moment…
     const snapOnly = new KvState();
     const { SnapshotStore } = await import("../../../server/persist/snapshot/snapshot-store.js");
@@ -100,15 +94,15 @@ describe("persist: recovery", () => {
 
   it("removes old snapshots and the log segments no kept snapshot needs", async () => {
     const state = new KvState();
-    const { persistence } = await recover(dataDir, state, { ...quiet, segmentBytes: 300, keepSnapshots: 2 });
+    const { persistence } = await recover(tmp.dataDir, state, { ...quiet, segmentBytes: 300, keepSnapshots: 2 });
     const lsns: number[] = [];
     for (let round = 0; round < 4; round++) {
       for (let i = 0; i < 12; i++) await execute(state, persistence, { op: "put", key: `r${round}k${i}`, value: i });
       lsns.push((await persistence.snapshot())!.lsn);
     }
     expect(lsns).to.deep.equal([12, 24, 36, 48]);
-    expect((await fsp.readdir(path.join(dataDir, "snapshots"))).sort()).to.deep.equal([snapshotDirName(36), snapshotDirName(48)]);
-    const segments = (await fsp.readdir(path.join(dataDir, "wal"))).sort();
+    expect((await fsp.readdir(path.join(tmp.dataDir, "snapshots"))).sort()).to.deep.equal([snapshotDirName(36), snapshotDirName(48)]);
+    const segments = (await fsp.readdir(path.join(tmp.dataDir, "wal"))).sort();
     const firstKept = Number(segments[0]!.slice(0, 20));
     expect(firstKept).to.be.at.most(37);
     expect(firstKept).to.be.greaterThan(12);
@@ -117,11 +111,11 @@ describe("persist: recovery", () => {
 
   it("a clean close takes a snapshot so the next start replays nothing", async () => {
     const state = new KvState();
-    const { persistence } = await recover(dataDir, state, { snapshotEveryBytes: 0 });
+    const { persistence } = await recover(tmp.dataDir, state, { snapshotEveryBytes: 0 });
     for (let i = 0; i < 20; i++) await execute(state, persistence, { op: "put", key: `k${i}`, value: i });
     await persistence.close();
     const again = new KvState();
-    const { persistence: p2, report } = await recover(dataDir, again, quiet);
+    const { persistence: p2, report } = await recover(tmp.dataDir, again, quiet);
     expect(report).to.include({ replayedRecords: 0, lastLsn: 20 });
     expect(report.snapshot?.lsn).to.equal(20);
     expect(again.toObject()).to.deep.equal(state.toObject());
@@ -131,22 +125,22 @@ describe("persist: recovery", () => {
   it("snapshots by itself once the log grew past the threshold", async () => {
     const logged: string[] = [];
     const state = new KvState();
-    const { persistence } = await recover(dataDir, state, { snapshotEveryBytes: 2000, snapshotOnClose: false, log: (l) => logged.push(l) });
+    const { persistence } = await recover(tmp.dataDir, state, { snapshotEveryBytes: 2000, snapshotOnClose: false, log: (l) => logged.push(l) });
     for (let i = 0; i < 100; i++) await execute(state, persistence, { op: "put", key: `key-${i}`, value: i });
     await persistence.snapshot(); // waits for one that may be running
     await persistence.close();
     expect(logged.filter((l) => l.startsWith("snapshot at log position")).length).to.be.at.least(2);
-    expect((await fsp.readdir(path.join(dataDir, "snapshots"))).length).to.be.within(1, 2);
+    expect((await fsp.readdir(path.join(tmp.dataDir, "snapshots"))).length).to.be.within(1, 2);
   });
 
   it("ack none answers before the record is durable; sync waits for it", async () => {
     const state = new KvState();
-    const { persistence } = await recover(dataDir, state, quiet);
+    const { persistence } = await recover(tmp.dataDir, state, quiet);
     await execute(state, persistence, { op: "put", key: "a", value: 1 }, "none");
     expect(persistence.lastLsn).to.equal(1);
     await persistence.sync();
-    const crash = path.join(root, "crash");
-    await copyWithoutLock(dataDir, crash);
+    const crash = path.join(tmp.root, "crash");
+    await copyWithoutLock(tmp.dataDir, crash);
     const recovered = new KvState();
     const { persistence: p2 } = await recover(crash, recovered, quiet);
     expect(recovered.toObject()).to.deep.equal({ a: 1 });
@@ -156,15 +150,15 @@ describe("persist: recovery", () => {
 
   it("cuts off a torn log tail and reports it", async () => {
     const state = new KvState();
-    const { persistence } = await recover(dataDir, state, quiet);
+    const { persistence } = await recover(tmp.dataDir, state, quiet);
     for (let i = 0; i < 5; i++) await execute(state, persistence, { op: "put", key: `k${i}`, value: i });
     await persistence.close();
-    const [segment] = await fsp.readdir(path.join(dataDir, "wal"));
-    const file = path.join(dataDir, "wal", segment!);
+    const [segment] = await fsp.readdir(path.join(tmp.dataDir, "wal"));
+    const file = path.join(tmp.dataDir, "wal", segment!);
     const size = (await fsp.stat(file)).size;
     await fsp.appendFile(file, Buffer.from([40, 0, 0, 0, 1, 2, 3]));
     const again = new KvState();
-    const { persistence: p2, report } = await recover(dataDir, again, quiet);
+    const { persistence: p2, report } = await recover(tmp.dataDir, again, quiet);
     expect(report.tornTail).to.include({ file, offset: size, droppedBytes: 7 });
     expect(again.toObject()).to.deep.equal(state.toObject());
     await p2.close();
@@ -173,7 +167,7 @@ describe("persist: recovery", () => {
   describe("damaged snapshots", () => {
     async function twoSnapshots(options: PersistenceOptions): Promise<KvState> {
       const state = new KvState();
-      const { persistence } = await recover(dataDir, state, { ...quiet, ...options });
+      const { persistence } = await recover(tmp.dataDir, state, { ...quiet, ...options });
       for (let i = 0; i < 10; i++) await execute(state, persistence, { op: "put", key: `k${i}`, value: i });
       await persistence.snapshot();
       for (let i = 0; i < 10; i++) await execute(state, persistence, { op: "put", key: `k${i}`, value: 100 + i });
@@ -184,7 +178,7 @@ describe("persist: recovery", () => {
     }
 
     async function damageNewest(): Promise<string> {
-      const newest = path.join(dataDir, "snapshots", snapshotDirName(20));
+      const newest = path.join(tmp.dataDir, "snapshots", snapshotDirName(20));
       const file = path.join(newest, "values.bin");
       const bytes = await fsp.readFile(file);
       bytes[5]! ^= 0x10;
@@ -196,7 +190,7 @@ describe("persist: recovery", () => {
       const state = await twoSnapshots({ keepSnapshots: 2 });
       const newest = await damageNewest();
       const again = new KvState();
-      const { persistence, report } = await recover(dataDir, again, quiet);
+      const { persistence, report } = await recover(tmp.dataDir, again, quiet);
       expect(report.snapshot?.lsn).to.equal(10);
       expect(again.replayed).to.deep.equal(Array.from({ length: 11 }, (_, i) => 11 + i));
       expect(again.toObject()).to.deep.equal(state.toObject());
@@ -210,7 +204,7 @@ describe("persist: recovery", () => {
       await twoSnapshots({ keepSnapshots: 1 });
       const newest = await damageNewest();
       try {
-        await recover(dataDir, new KvState(), quiet);
+        await recover(tmp.dataDir, new KvState(), quiet);
         expect.fail("recovery must refuse");
       } catch (err) {
         const message = (err as Error).message;
@@ -218,19 +212,19 @@ describe("persist: recovery", () => {
         expect(message).to.contain("refuses to start rather than serve wrong data");
       }
       // Nothing was moved or removed, and the lock was given back.
-      expect(await fsp.readdir(path.join(dataDir, "snapshots"))).to.deep.equal([snapshotDirName(20)]);
-      expect(await fsp.readdir(dataDir)).to.not.include("LOCK");
+      expect(await fsp.readdir(path.join(tmp.dataDir, "snapshots"))).to.deep.equal([snapshotDirName(20)]);
+      expect(await fsp.readdir(tmp.dataDir)).to.not.include("LOCK");
     });
   });
 
   it("a log record that cannot be replayed stops the start with its position", async () => {
     const state = new KvState();
-    const { persistence } = await recover(dataDir, state, quiet);
+    const { persistence } = await recover(tmp.dataDir, state, quiet);
     await persistence.record({ op: "put", key: "x", value: 1 });
     await persistence.record({ op: "put", key: "y", value: 2, fail: true } as unknown as CommandValue);
     await persistence.close();
     try {
-      await recover(dataDir, new KvState(), quiet);
+      await recover(tmp.dataDir, new KvState(), quiet);
       expect.fail("must refuse");
     } catch (err) {
       expect((err as Error).message).to.equal("replaying log record 2 failed: this command cannot be applied");
@@ -238,32 +232,32 @@ describe("persist: recovery", () => {
   });
 
   it("one directory serves one server at a time", async () => {
-    const { persistence } = await recover(dataDir, new KvState(), quiet);
+    const { persistence } = await recover(tmp.dataDir, new KvState(), quiet);
     try {
-      await recover(dataDir, new KvState(), quiet);
+      await recover(tmp.dataDir, new KvState(), quiet);
       expect.fail("the second open must be refused");
     } catch (err) {
       expect((err as Error).message).to.match(/data directory .* is in use by process \d+/);
     }
     await persistence.close();
-    const { persistence: p2 } = await recover(dataDir, new KvState(), quiet);
+    const { persistence: p2 } = await recover(tmp.dataDir, new KvState(), quiet);
     await p2.close();
   });
 
   it("a stale lock of a dead process is taken over", async () => {
-    await fsp.mkdir(dataDir, { recursive: true });
-    const { persistence } = await recover(dataDir, new KvState(), quiet);
+    await fsp.mkdir(tmp.dataDir, { recursive: true });
+    const { persistence } = await recover(tmp.dataDir, new KvState(), quiet);
     await persistence.close();
-    await fsp.writeFile(path.join(dataDir, "LOCK"), "999999999\n");
-    const { persistence: p2 } = await recover(dataDir, new KvState(), quiet);
+    await fsp.writeFile(path.join(tmp.dataDir, "LOCK"), "999999999\n");
+    const { persistence: p2 } = await recover(tmp.dataDir, new KvState(), quiet);
     await p2.close();
   });
 
   it("refuses a non-empty directory that is not a data directory", async () => {
-    await fsp.mkdir(dataDir);
-    await fsp.writeFile(path.join(dataDir, "notes.txt"), "mine");
+    await fsp.mkdir(tmp.dataDir);
+    await fsp.writeFile(path.join(tmp.dataDir, "notes.txt"), "mine");
     try {
-      await recover(dataDir, new KvState(), quiet);
+      await recover(tmp.dataDir, new KvState(), quiet);
       expect.fail("must refuse");
     } catch (err) {
       expect((err as Error).message).to.match(/is not empty and holds no wasmgraph FORMAT file/);
