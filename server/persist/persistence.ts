@@ -16,7 +16,7 @@ export type Ack = "all" | "none";
 export interface PersistenceOptions {
   /**
    * Snapshot in the background once the log grew by this many bytes since the last
-   * snapshot, or by a quarter of that snapshot's size if more (default 16 MiB; 0: never
+   * snapshot, or by a quarter of that snapshot's size if more (default 8 MiB; 0: never
    * automatically). Bounds the log a restart after a crash replays, without rewriting a
    * big store's image more often than its own size in log.
    */
@@ -49,7 +49,7 @@ export interface SnapshotResult extends SnapshotEntry {
   millis: number;
 }
 
-export const DEFAULT_SNAPSHOT_EVERY_BYTES = 16 << 20;
+export const DEFAULT_SNAPSHOT_EVERY_BYTES = 8 << 20;
 
 /** Log growth after which the next snapshot is due. */
 export function snapshotThreshold(options: PersistenceOptions, lastSnapshotBytes: number): number {
