@@ -244,7 +244,10 @@ export class WriteAheadLog {
         const batch = this.takeBatch();
         const firstLsn = this.writtenLsn + 1;
         const bytes = encodeBatch(firstLsn, batch);
-        await this.handle.write(bytes, 0, bytes.length, this.size);
+        for (let written = 0; written < bytes.length; ) {
+          const { bytesWritten } = await this.handle.write(bytes, written, bytes.length - written, this.size + written);
+          written += bytesWritten;
+        }
         await this.handle.datasync();
         this.size += bytes.length;
         this.stats.batches++;
