@@ -35,8 +35,8 @@ export async function recover(
   const dataDir = await openDataDirectory(dir, { waitForLock: options.waitForLock });
   const started = performance.now();
   let log: WriteAheadLog | undefined;
+  const snapshots = new SnapshotStore(dataDir.snapshotDir);
   try {
-    const snapshots = new SnapshotStore(dataDir.snapshotDir);
     const removedIncomplete = await snapshots.removeIncomplete();
     const entries = await snapshots.list();
     log = await WriteAheadLog.open(dataDir.walDir, { firstLsn: (entries[0]?.lsn ?? 0) + 1, segmentBytes: options.segmentBytes });
@@ -89,6 +89,7 @@ export async function recover(
     return { persistence, report };
   } catch (err) {
     await log?.close().catch(() => undefined);
+    await snapshots.close();
     await dataDir.release();
     throw err;
   }
