@@ -8,7 +8,7 @@
 // The server runs as a child process, as users run it.
 //   node dist/tools/bench/run.js durability      (DURABILITY_EDGES=… for another size)
 import { spawn, type ChildProcess } from "node:child_process";
-import { promises as fsp } from "node:fs";
+import { promises as fsp, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -136,7 +136,7 @@ async function benchRestart(report: BenchReport, root: string, edges: number): P
 
   await server.stop("SIGKILL");
   server = await startServer(serve("--data", dir));
-  report.line(`restart after kill -9 during the load's last batches, spawn to listening`, server.startMillis, "ms", server.recoveryLine);
+  report.line(`restart after kill -9 during the load's last batches, spawn to listening`, server.startMillis, "ms", `${cpu(server)}; ${server.recoveryLine}`);
 
   const snapStart = performance.now();
   await server.stop("SIGTERM");
@@ -146,10 +146,10 @@ async function benchRestart(report: BenchReport, root: string, edges: number): P
   const snapshotBytes = await directoryBytes(path.join(snapshots, newest));
   report.line("snapshot size per edge (store image + catalog)", snapshotBytes / edges, "bytes/edge", `${(snapshotBytes / 2 ** 20).toFixed(1)} MiB`);
   server = await startServer(serve("--data", dir));
-  report.line(`restart after a clean stop (${edges} edges), spawn to listening`, server.startMillis, "ms", server.recoveryLine);
+  report.line(`restart after a clean stop (${edges} edges), spawn to listening`, server.startMillis, "ms", `${cpu(server)}; ${server.recoveryLine}`);
   await server.stop("SIGKILL");
   const bare = await startServer(serve("--in-memory"));
-  report.line("  for reference: spawn to listening of an empty in-memory server", bare.startMillis, "ms");
+  report.line("  for reference: spawn to listening of an empty in-memory server", bare.startMillis, "ms", cpu(bare));
   await bare.stop("SIGKILL");
 }
 
@@ -189,8 +189,14 @@ async function seededDataDir(dir: string): Promise<string> {
 interface BenchServer {
   base: string;
   startMillis: number;
+  /** Processor time the process used up to listening (Linux /proc), unaffected by other load. */
+  startCpuMillis: number | undefined;
   recoveryLine: string;
   stop(signal: "SIGKILL" | "SIGTERM"): Promise<void>;
+}
+
+function cpu(server: BenchServer): string {
+  return server.startCpuMillis === undefined ? "CPU time not available" : `${server.startCpuMillis} ms CPU`;
 }
 
 /** `wasmgraph serve` on a free port with these options. */
@@ -211,10 +217,11 @@ function startServer(argv: string[]): Promise<BenchServer> {
       stdout += d.toString();
       const match = /REST endpoints on (http:\/\/\S+)/.exec(stdout);
       if (!match) return;
-      const recovered = /recovered .* in \d+ ms/.exec(stderr);
+      const recovered = /recovered .* in \d+ ms \(\d+ ms CPU\)/.exec(stderr);
       resolve({
         base: match[1]!,
         startMillis: performance.now() - started,
+        startCpuMillis: processCpuMillis(child.pid!),
         recoveryLine: recovered ? recovered[0] : "",
         stop: async (signal) => {
           child.kill(signal);
@@ -224,6 +231,16 @@ function startServer(argv: string[]): Promise<BenchServer> {
     });
     void exited.then(() => reject(new Error(`server exited before listening: ${stderr}`)));
   });
+}
+
+function processCpuMillis(pid: number): number | undefined {
+  try {
+    // Fields 14 and 15 of /proc/PID/stat: user and system time in clock ticks (100 per second).
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
 }
 
 async function post(base: string, url: string, body: string): Promise<void> {
