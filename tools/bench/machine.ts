@@ -1,0 +1,28 @@
+// The machine facts every bench report starts with, so figures can be compared fairly.
+import os from "node:os";
+
+export interface MachineInfo {
+  cpuModel: string;
+  cores: number;
+  memoryGiB: number;
+  platform: string;
+  node: string;
+  date: string;
+}
+
+export function machineInfo(): MachineInfo {
+  const cpus = os.cpus();
+  return {
+    cpuModel: cpus[0]?.model.trim() ?? "unknown",
+    cores: cpus.length,
+    memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
+    platform: `${os.type()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+    date: new Date().toISOString(),
+  };
+}
+
+export function machineBanner(): string {
+  const m = machineInfo();
+  return `machine: ${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.platform}, node ${m.node}, ${m.date}`;
+}

@@ -1,0 +1,5 @@
+// The list of bench suites `npm run bench` runs, in order. Each line registers one suite
+// module exporting `suite: BenchSuite`. Add a line when a suite is written.
+import { registerSuite } from "./run.js";
+
+void registerSuite;
