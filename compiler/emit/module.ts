@@ -22,6 +22,7 @@ const FEATURES =
   binaryen.Features.NontrappingFPToInt |
   binaryen.Features.SignExt |
   binaryen.Features.BulkMemory |
+  binaryen.Features.BulkMemoryOpt |
   binaryen.Features.SIMD128 |
   binaryen.Features.Multivalue;
 

@@ -1,0 +1,117 @@
+// A query worker thread: instantiates a compiled query module over the shared graph memory,
+// runs it, and turns what it wrote into the results JSON. One run at a time; the pool on
+// the main thread stops a run by setting the cancel flag the module checks in its loops
+// (or, as a last resort, by terminating this thread).
+import { parentPort } from "node:worker_threads";
+import { decodeOutput } from "../output/decode-output.js";
+import type { GraphReader } from "../output/graph-reader.js";
+import { Ctl, HOST_MODULE, IMPORT_MEMORY, RUN_EXPORT, RUNTIME_ERROR_MESSAGES, RunStatus, RuntimeError, ArenaChunk } from "./abi.js";
+import { ArenaPool } from "./arena-pool.js";
+import { hostImports, RunFailure, RunState } from "./host-imports.js";
+import { readOutputChain } from "./output-chain.js";
+import type { FromWorker, ReaderSpec, RunOutcome, ToWorker } from "./run-types.js";
+
+interface AttachedMemory {
+  memory: WebAssembly.Memory;
+  control: number;
+  pool: ArenaPool;
+}
+
+type ReaderFactory = (memory: WebAssembly.Memory, snapshot: number, data: unknown) => GraphReader;
+
+const memories = new Map<number, AttachedMemory>();
+const readerFactories = new Map<string, ReaderFactory>();
+
+const port = parentPort;
+if (port === null) throw new Error("query-worker.js must run in a worker thread");
+
+port.on("message", (msg: ToWorker) => {
+  if (msg.kind === "attach") {
+    memories.set(msg.memoryId, { memory: msg.memory, control: msg.control, pool: new ArenaPool(msg.memory) });
+    return;
+  }
+  void runAndReply(msg).catch((e: unknown) => {
+    reply({ kind: "done", runId: msg.runId, outcome: { kind: "error", message: `query worker failed: ${String(e)}`, ms: 0, logs: [] } });
+  });
+});
+reply({ kind: "ready" });
+
+function reply(msg: FromWorker): void {
+  port!.postMessage(msg);
+}
+
+async function runAndReply(msg: Extract<ToWorker, { kind: "run" }>): Promise<void> {
+  const attached = memories.get(msg.memoryId);
+  if (attached === undefined) throw new Error(`memory ${msg.memoryId} was never attached`);
+  const reader = msg.reader ? await graphReader(msg.reader, attached.memory, msg.snapshot) : undefined;
+  const outcome = runOnce(attached, msg, reader);
+  reply({ kind: "done", runId: msg.runId, outcome });
+}
+
+async function graphReader(spec: ReaderSpec, memory: WebAssembly.Memory, snapshot: number): Promise<GraphReader> {
+  let factory = readerFactories.get(spec.module);
+  if (factory === undefined) {
+    const mod = (await import(spec.module)) as { createGraphReader: ReaderFactory };
+    factory = mod.createGraphReader;
+    readerFactories.set(spec.module, factory);
+  }
+  return factory(memory, snapshot, spec.data);
+}
+
+function runOnce(attached: AttachedMemory, msg: Extract<ToWorker, { kind: "run" }>, reader: GraphReader | undefined): RunOutcome {
+  const { memory, control, pool } = attached;
+  const state = new RunState(memory, pool);
+  const started = performance.now();
+  const elapsed = () => performance.now() - started;
+  try {
+    // The parameters go at the start of the first chunk; the module allocates after them.
+    const chunk = state.lendChunk(msg.params.length + 4096);
+    const paramsAt = chunk + ArenaChunk.headerSize;
+    new Uint8Array(memory.buffer, paramsAt, msg.params.length).set(msg.params);
+    const view = new DataView(memory.buffer);
+    const set = (field: number, value: number) => view.setUint32(control + field, value, true);
+    for (let f = 4; f < Ctl.size; f += 4) set(f, 0);
+    set(Ctl.snapshot, msg.snapshot);
+    set(Ctl.params, paramsAt);
+    set(Ctl.paramsLength, msg.params.length);
+    set(Ctl.heapStart, align8(paramsAt + msg.params.length));
+    set(Ctl.heapEnd, chunk + view.getUint32(chunk + ArenaChunk.size, true));
+    set(Ctl.flags, msg.flags);
+    set(Ctl.vertexCount, msg.vertexCount);
+
+    const instance = new WebAssembly.Instance(msg.module, {
+      [IMPORT_MEMORY[0]]: { [IMPORT_MEMORY[1]]: memory },
+      [HOST_MODULE]: hostImports(state),
+    });
+    const status = (instance.exports[RUN_EXPORT] as (ctl: number) => number)(control);
+    const get = (field: number) => new DataView(memory.buffer).getUint32(control + field, true);
+    if (status === RunStatus.UserException) {
+      const message = state.text(get(Ctl.errorMessage), get(Ctl.errorMessageLength));
+      return { kind: "exception", code: get(Ctl.errorCode), message, ms: elapsed(), logs: state.logs };
+    }
+    const results = decodeOutput(memory, get(Ctl.output), msg.manifest, { reader, floatStyle: msg.floatStyle });
+    const dmlFirst = get(Ctl.dml);
+    const dml = dmlFirst === 0 ? null : readOutputChain(memory, dmlFirst);
+    return { kind: "ok", results, dml, ms: elapsed(), monitor: state.timings, logs: state.logs };
+  } catch (e) {
+    if (Atomics.load(new Int32Array(memory.buffer), (control + Ctl.cancel) >> 2) !== 0) return { kind: "timeout", ms: elapsed() };
+    return { kind: "error", message: errorMessage(e), ms: elapsed(), logs: state.logs };
+  } finally {
+    pool.giveBack(state.chunks);
+  }
+}
+
+function errorMessage(e: unknown): string {
+  if (e instanceof RunFailure) return RUNTIME_ERROR_MESSAGES[e.code] ?? RUNTIME_ERROR_MESSAGES[RuntimeError.Internal];
+  if (e instanceof WebAssembly.RuntimeError) {
+    if (/divide by zero/.test(e.message)) return RUNTIME_ERROR_MESSAGES[RuntimeError.DivideByZero];
+    if (/out of bounds/.test(e.message)) return RUNTIME_ERROR_MESSAGES[RuntimeError.Internal];
+    return `Runtime Error: ${e.message}.`;
+  }
+  if (e instanceof RangeError && /call stack/i.test(e.message)) return "Runtime Error: the query recursed too deeply.";
+  return `Runtime Error: ${String(e)}`;
+}
+
+function align8(n: number): number {
+  return (n + 7) & ~7;
+}

@@ -1,0 +1,54 @@
+// The messages and results exchanged between the query pool (main thread) and its workers.
+// Plain structured-cloneable data: WebAssembly.Module and WebAssembly.Memory cross threads
+// by reference (the compiled code and the shared memory are not copied).
+import type { OutputManifest } from "../output/decode-output.js";
+import type { FloatStyle } from "../values/index.js";
+
+/** How a worker builds the GraphReader that formats vertices and edges in the output. */
+export interface ReaderSpec {
+  /** URL of an ES module exporting `createGraphReader(memory, snapshot, data)`. */
+  module: string;
+  /** Structured-cloneable data that module needs (e.g. the schema). */
+  data: unknown;
+}
+
+/** Everything a run needs besides the memory. */
+export interface RunRequest {
+  module: WebAssembly.Module;
+  manifest: OutputManifest;
+  /** Encoded parameters (param-block.ts). */
+  params: Uint8Array;
+  /** Address of the graph snapshot descriptor the run reads. */
+  snapshot: number;
+  /** Vertices in that snapshot. */
+  vertexCount: number;
+  /** RunFlags bits. */
+  flags: number;
+  floatStyle?: FloatStyle;
+  reader?: ReaderSpec;
+}
+
+export type ToWorker =
+  | { kind: "attach"; memoryId: number; memory: WebAssembly.Memory; control: number }
+  | ({ kind: "run"; runId: number; memoryId: number } & RunRequest);
+
+/** Per-SELECT timing in monitor mode. */
+export interface SelectTiming {
+  select: number;
+  ms: number;
+  /** Vertices in the SELECT's result. */
+  resultSize: number;
+}
+
+export type RunOutcome =
+  | { kind: "ok"; results: string; dml: Uint8Array | null; ms: number; monitor?: SelectTiming[]; logs: string[] }
+  /** An uncaught RAISE: the user's code and message. */
+  | { kind: "exception"; code: number; message: string; ms: number; logs: string[] }
+  /** A built-in run-time error (divide by zero, ...), or a failure of the run itself. */
+  | { kind: "error"; message: string; ms: number; logs: string[] }
+  /** Stopped by its timeout. */
+  | { kind: "timeout"; ms: number }
+  /** Stopped on request (abort). */
+  | { kind: "aborted"; ms: number };
+
+export type FromWorker = { kind: "done"; runId: number; outcome: RunOutcome } | { kind: "ready" };
