@@ -6,6 +6,7 @@
 // fills in the inputs, the module reads them, and leaves its outputs there when it returns.
 // Everything a run allocates (accumulators, containers, strings, output) lives in arena
 // chunks of the same memory that the host lends the run and takes back afterwards.
+// Addresses are u32: compare them unsigned.
 
 /** Import module names. */
 export const IMPORT_MEMORY: [string, string] = ["graph", "memory"];
@@ -48,8 +49,10 @@ export const Ctl = {
   errorMessageLength: 40,
   /** out: the status also returned by `run`. */
   status: 44,
-  /** in: number of vertices in the snapshot (internal ids are 0 .. count-1). */
-  vertexCount: 52,
+  /** in: every internal vertex id of the snapshot is below this bound (vertex-indexed arrays). */
+  vidBound: 52,
+  /** Worker <-> main thread handshake for more arena chunks (atomic; 0 = pending). */
+  chunkReply: 56,
   /** Size of the block in bytes. */
   size: 64,
 } as const;

@@ -2,7 +2,6 @@
 // They run in the worker thread, synchronously, inside the module's call stack.
 import { formatDouble, formatFloat } from "../values/index.js";
 import { MathOp, RuntimeError, type HostFunctionName } from "./abi.js";
-import { ArenaExhausted, type ArenaPool } from "./arena-pool.js";
 import type { SelectTiming } from "./run-types.js";
 
 /** Thrown through the module to end a run with a built-in runtime error. */
@@ -15,26 +14,20 @@ export class RunFailure extends Error {
 
 /** What the host functions of one run read and record. */
 export class RunState {
-  /** Arena chunks lent to this run (returned to the pool when it ends). */
-  readonly chunks: number[] = [];
   readonly logs: string[] = [];
   readonly timings: SelectTiming[] = [];
   private readonly selectStarted = new Map<number, number>();
 
   constructor(
     readonly memory: WebAssembly.Memory,
-    readonly pool: ArenaPool,
+    /** Asks for another arena chunk (blocking); undefined when none can be had. */
+    private readonly requestChunk: (bytes: number) => number | undefined,
   ) {}
 
   lendChunk(bytes: number): number {
-    try {
-      const chunk = this.pool.take(bytes);
-      this.chunks.push(chunk);
-      return chunk;
-    } catch (e) {
-      if (e instanceof ArenaExhausted) throw new RunFailure(RuntimeError.OutOfMemory);
-      throw e;
-    }
+    const chunk = this.requestChunk(bytes);
+    if (chunk === undefined) throw new RunFailure(RuntimeError.OutOfMemory);
+    return chunk;
   }
 
   selectBegin(index: number): void {

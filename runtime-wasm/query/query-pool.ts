@@ -6,6 +6,8 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { Ctl } from "./abi.js";
+import { ArenaChunks } from "./arena-chunks.js";
+import { growingLender, MemoryExhausted, type MemoryLender } from "./memory-lender.js";
 import type { FromWorker, RunOutcome, RunRequest, ToWorker } from "./run-types.js";
 
 export interface QueryPoolOptions {
@@ -26,6 +28,7 @@ interface MemoryEntry {
   id: number;
   /** Address of this memory's control region: one Ctl block per worker slot. */
   controlBase: number;
+  chunks: ArenaChunks;
 }
 
 interface PendingRun {
@@ -42,6 +45,8 @@ interface ActiveRun extends PendingRun {
   stopReason?: "timeout" | "aborted";
   timers: NodeJS.Timeout[];
   onAbort?: () => void;
+  /** Arena chunks lent to the run. */
+  chunks: number[];
 }
 
 interface Slot {
@@ -53,11 +58,14 @@ interface Slot {
 
 const CONTROL_REGION_BYTES = 65536;
 const MAX_WORKERS = CONTROL_REGION_BYTES / Ctl.size;
+/** Ctl.chunkReply value meaning "no chunk could be lent". */
+const NO_CHUNK = 0xffffffff;
 
 export class QueryPool {
   private readonly slots: Slot[] = [];
   private readonly queue: PendingRun[] = [];
   private readonly memories = new Map<WebAssembly.Memory, MemoryEntry>();
+  private readonly lenders = new Map<WebAssembly.Memory, MemoryLender>();
   private nextRunId = 1;
   private closed = false;
   private readonly graceMs: number;
@@ -66,6 +74,15 @@ export class QueryPool {
     const n = Math.min(MAX_WORKERS, Math.max(1, options.workers ?? Math.max(2, availableParallelism())));
     this.graceMs = options.graceMs ?? 1000;
     for (let i = 0; i < n; i++) this.slots.push(this.spawn(i));
+  }
+
+  /**
+   * Says who owns `memory`: runs borrow their arena chunks and the control region from
+   * `lender` (by default the pool grows the memory itself, for memories nobody else owns).
+   */
+  registerMemory(memory: WebAssembly.Memory, lender: MemoryLender): void {
+    if (this.memories.has(memory)) throw new Error("register a memory before its first run");
+    this.lenders.set(memory, lender);
   }
 
   /** Runs a query module over `memory`; resolves when it ends, however it ends. */
@@ -105,6 +122,7 @@ export class QueryPool {
     const slot: Slot = { index, worker, attached: new Set() };
     worker.on("message", (msg: FromWorker) => {
       if (msg.kind === "done" && slot.run?.runId === msg.runId) this.finish(slot, msg.outcome);
+      else if (msg.kind === "chunk") this.lendChunk(slot, msg.runId, msg.bytes);
     });
     worker.on("error", (err) => {
       if (slot.run) this.finish(slot, { kind: "error", message: `query worker failed: ${err.message}`, ms: 0, logs: [] });
@@ -131,14 +149,22 @@ export class QueryPool {
   }
 
   private start(slot: Slot, pending: PendingRun): void {
-    const entry = this.memoryEntry(pending.memory);
+    let entry: MemoryEntry;
+    let chunk: number;
+    try {
+      entry = this.memoryEntry(pending.memory);
+      chunk = entry.chunks.take(pending.request.params.length + 4096);
+    } catch (e) {
+      pending.resolve({ kind: "error", message: e instanceof MemoryExhausted ? "Runtime Error: the query ran out of memory." : String(e), ms: 0, logs: [] });
+      return;
+    }
     const control = entry.controlBase + slot.index * Ctl.size;
     if (!slot.attached.has(entry.id)) {
       this.post(slot, { kind: "attach", memoryId: entry.id, memory: pending.memory, control });
       slot.attached.add(entry.id);
     }
     Atomics.store(new Int32Array(pending.memory.buffer), (control + Ctl.cancel) >> 2, 0);
-    const run: ActiveRun = { ...pending, runId: this.nextRunId++, started: performance.now(), timers: [] };
+    const run: ActiveRun = { ...pending, runId: this.nextRunId++, started: performance.now(), timers: [], chunks: [chunk] };
     slot.run = run;
     const { timeoutMs, signal } = pending.control;
     if (timeoutMs !== undefined && timeoutMs > 0) run.timers.push(setTimeout(() => this.stop(slot, run, "timeout"), timeoutMs));
@@ -147,7 +173,27 @@ export class QueryPool {
       signal.addEventListener("abort", run.onAbort, { once: true });
     }
     slot.worker.ref();
-    this.post(slot, { kind: "run", runId: run.runId, memoryId: entry.id, ...pending.request });
+    this.post(slot, { kind: "run", runId: run.runId, memoryId: entry.id, chunk, ...pending.request });
+  }
+
+  /** Answers a worker's blocking request for one more arena chunk. */
+  private lendChunk(slot: Slot, runId: number, bytes: number): void {
+    const run = slot.run;
+    if (run === undefined || run.runId !== runId) return;
+    const entry = this.memoryEntry(run.memory);
+    let answer = NO_CHUNK;
+    if (!run.stopReason) {
+      try {
+        answer = entry.chunks.take(bytes);
+        run.chunks.push(answer);
+      } catch {
+        answer = NO_CHUNK;
+      }
+    }
+    const words = new Int32Array(run.memory.buffer);
+    const cell = (entry.controlBase + slot.index * Ctl.size + Ctl.chunkReply) >> 2;
+    Atomics.store(words, cell, answer | 0);
+    Atomics.notify(words, cell);
   }
 
   private post(slot: Slot, msg: ToWorker): void {
@@ -174,6 +220,7 @@ export class QueryPool {
     if (run === undefined) return;
     slot.run = undefined;
     for (const t of run.timers) clearTimeout(t);
+    this.memoryEntry(run.memory).chunks.giveBack(run.chunks);
     if (run.onAbort) run.control.signal?.removeEventListener("abort", run.onAbort);
     slot.worker.unref();
     // A run that ended because we asked it to is reported by the reason we asked.
@@ -185,9 +232,9 @@ export class QueryPool {
   private memoryEntry(memory: WebAssembly.Memory): MemoryEntry {
     let entry = this.memories.get(memory);
     if (entry === undefined) {
-      // memory.grow is atomic on a shared memory: the page it returns is ours alone.
-      const controlBase = memory.grow(CONTROL_REGION_BYTES / 65536) * 65536;
-      entry = { id: this.memories.size + 1, controlBase };
+      const lender = this.lenders.get(memory) ?? growingLender(memory);
+      const controlBase = lender.lend(CONTROL_REGION_BYTES);
+      entry = { id: this.memories.size + 1, controlBase, chunks: new ArenaChunks(memory, lender) };
       this.memories.set(memory, entry);
     }
     return entry;

@@ -5,8 +5,7 @@
 import { parentPort } from "node:worker_threads";
 import { decodeOutput } from "../output/decode-output.js";
 import type { GraphReader } from "../output/graph-reader.js";
-import { Ctl, HOST_MODULE, IMPORT_MEMORY, RUN_EXPORT, RUNTIME_ERROR_MESSAGES, RunStatus, RuntimeError, ArenaChunk } from "./abi.js";
-import { ArenaPool } from "./arena-pool.js";
+import { ArenaChunk, Ctl, HOST_MODULE, IMPORT_MEMORY, RUN_EXPORT, RUNTIME_ERROR_MESSAGES, RunStatus, RuntimeError } from "./abi.js";
 import { hostImports, RunFailure, RunState } from "./host-imports.js";
 import { readOutputChain } from "./output-chain.js";
 import type { FromWorker, ReaderSpec, RunOutcome, ToWorker } from "./run-types.js";
@@ -14,8 +13,10 @@ import type { FromWorker, ReaderSpec, RunOutcome, ToWorker } from "./run-types.j
 interface AttachedMemory {
   memory: WebAssembly.Memory;
   control: number;
-  pool: ArenaPool;
 }
+
+/** Ctl.chunkReply value meaning "no chunk could be lent". */
+const NO_CHUNK = 0xffffffff;
 
 type ReaderFactory = (memory: WebAssembly.Memory, snapshot: number, data: unknown) => GraphReader;
 
@@ -27,7 +28,7 @@ if (port === null) throw new Error("query-worker.js must run in a worker thread"
 
 port.on("message", (msg: ToWorker) => {
   if (msg.kind === "attach") {
-    memories.set(msg.memoryId, { memory: msg.memory, control: msg.control, pool: new ArenaPool(msg.memory) });
+    memories.set(msg.memoryId, { memory: msg.memory, control: msg.control });
     return;
   }
   void runAndReply(msg).catch((e: unknown) => {
@@ -59,13 +60,13 @@ async function graphReader(spec: ReaderSpec, memory: WebAssembly.Memory, snapsho
 }
 
 function runOnce(attached: AttachedMemory, msg: Extract<ToWorker, { kind: "run" }>, reader: GraphReader | undefined): RunOutcome {
-  const { memory, control, pool } = attached;
-  const state = new RunState(memory, pool);
+  const { memory, control } = attached;
+  const state = new RunState(memory, (bytes) => requestChunk(attached, msg.runId, bytes));
   const started = performance.now();
   const elapsed = () => performance.now() - started;
   try {
     // The parameters go at the start of the first chunk; the module allocates after them.
-    const chunk = state.lendChunk(msg.params.length + 4096);
+    const chunk = msg.chunk;
     const paramsAt = chunk + ArenaChunk.headerSize;
     new Uint8Array(memory.buffer, paramsAt, msg.params.length).set(msg.params);
     const view = new DataView(memory.buffer);
@@ -77,7 +78,7 @@ function runOnce(attached: AttachedMemory, msg: Extract<ToWorker, { kind: "run" 
     set(Ctl.heapStart, align8(paramsAt + msg.params.length));
     set(Ctl.heapEnd, chunk + view.getUint32(chunk + ArenaChunk.size, true));
     set(Ctl.flags, msg.flags);
-    set(Ctl.vertexCount, msg.vertexCount);
+    set(Ctl.vidBound, msg.vidBound);
 
     const instance = new WebAssembly.Instance(msg.module, {
       [IMPORT_MEMORY[0]]: { [IMPORT_MEMORY[1]]: memory },
@@ -96,9 +97,21 @@ function runOnce(attached: AttachedMemory, msg: Extract<ToWorker, { kind: "run" 
   } catch (e) {
     if (Atomics.load(new Int32Array(memory.buffer), (control + Ctl.cancel) >> 2) !== 0) return { kind: "timeout", ms: elapsed() };
     return { kind: "error", message: errorMessage(e), ms: elapsed(), logs: state.logs };
-  } finally {
-    pool.giveBack(state.chunks);
   }
+}
+
+/**
+ * Asks the main thread for an arena chunk and blocks until it answers through the control
+ * block (the main thread owns the memory's allocator; this thread must not grow it).
+ */
+function requestChunk(attached: AttachedMemory, runId: number, bytes: number): number | undefined {
+  const cell = (attached.control + Ctl.chunkReply) >> 2;
+  const words = new Int32Array(attached.memory.buffer);
+  Atomics.store(words, cell, 0);
+  reply({ kind: "chunk", runId, bytes });
+  Atomics.wait(words, cell, 0);
+  const answer = Atomics.load(words, cell) >>> 0;
+  return answer === NO_CHUNK ? undefined : answer;
 }
 
 function errorMessage(e: unknown): string {

@@ -20,8 +20,8 @@ export interface RunRequest {
   params: Uint8Array;
   /** Address of the graph snapshot descriptor the run reads. */
   snapshot: number;
-  /** Vertices in that snapshot. */
-  vertexCount: number;
+  /** Every internal vertex id of that snapshot is below this bound. */
+  vidBound: number;
   /** RunFlags bits. */
   flags: number;
   floatStyle?: FloatStyle;
@@ -30,7 +30,8 @@ export interface RunRequest {
 
 export type ToWorker =
   | { kind: "attach"; memoryId: number; memory: WebAssembly.Memory; control: number }
-  | ({ kind: "run"; runId: number; memoryId: number } & RunRequest);
+  /** `chunk`: the first arena chunk, lent by the main thread. */
+  | ({ kind: "run"; runId: number; memoryId: number; chunk: number } & RunRequest);
 
 /** Per-SELECT timing in monitor mode. */
 export interface SelectTiming {
@@ -51,4 +52,8 @@ export type RunOutcome =
   /** Stopped on request (abort). */
   | { kind: "aborted"; ms: number };
 
-export type FromWorker = { kind: "done"; runId: number; outcome: RunOutcome } | { kind: "ready" };
+export type FromWorker =
+  | { kind: "done"; runId: number; outcome: RunOutcome }
+  /** The run needs another arena chunk; the answer goes to Ctl.chunkReply (0xffffffff: none). */
+  | { kind: "chunk"; runId: number; bytes: number }
+  | { kind: "ready" };

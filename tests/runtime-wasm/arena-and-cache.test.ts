@@ -1,32 +1,36 @@
-// Arena chunks are lent from the shared memory and reused; compiled modules are cached by
-// content.
+// Arena chunks are lent from the graph memory's owner and reused; compiled modules are
+// cached by content.
 import { expect } from "chai";
 import { ArenaChunk, MIN_CHUNK_BYTES } from "../../runtime-wasm/query/abi.js";
-import { ArenaPool } from "../../runtime-wasm/query/arena-pool.js";
+import { ArenaChunks } from "../../runtime-wasm/query/arena-chunks.js";
+import { growingLender, type MemoryLender } from "../../runtime-wasm/query/memory-lender.js";
 import { ModuleCache } from "../../runtime-wasm/query/module-cache.js";
 import { WasmModule } from "../../compiler/emit/module.js";
 
 describe("runtime: arena chunks", () => {
-  it("grows the memory for new chunks and reuses returned ones", () => {
+  it("borrows new chunks from the lender and reuses returned ones", () => {
     const memory = new WebAssembly.Memory({ initial: 1, maximum: 1024, shared: true });
-    const pool = new ArenaPool(memory);
-    const a = pool.take(100);
+    const borrowed: number[] = [];
+    const base = growingLender(memory);
+    const lender: MemoryLender = { lend: (n) => (borrowed.push(n), base.lend(n)), takeBack: base.takeBack };
+    const chunks = new ArenaChunks(memory, lender);
+    const a = chunks.take(100);
     expect(a).to.equal(65536);
     expect(new DataView(memory.buffer).getUint32(a + ArenaChunk.size, true)).to.equal(MIN_CHUNK_BYTES);
-    const b = pool.take(3 << 20);
+    const b = chunks.take(3 << 20);
     expect(b).to.equal(a + MIN_CHUNK_BYTES);
-    pool.giveBack([a, b]);
-    expect(pool.freeBytes).to.equal(MIN_CHUNK_BYTES + (3 << 20) + 65536);
-    // best fit: the small request takes the small chunk
-    expect(pool.take(10)).to.equal(a);
-    expect(pool.take(2 << 20)).to.equal(b);
-    expect(pool.grownBytes).to.equal(MIN_CHUNK_BYTES + (3 << 20) + 65536);
+    chunks.giveBack([a, b]);
+    expect(chunks.spareBytes).to.equal(MIN_CHUNK_BYTES + (3 << 20) + 65536);
+    // best fit: the small request takes the small chunk, and nothing new is borrowed
+    expect(chunks.take(10)).to.equal(a);
+    expect(chunks.take(2 << 20)).to.equal(b);
+    expect(borrowed).to.deep.equal([MIN_CHUNK_BYTES, (3 << 20) + 65536]);
   });
 
-  it("reports exhaustion when the memory cannot grow", () => {
+  it("reports exhaustion when the lender has no room", () => {
     const memory = new WebAssembly.Memory({ initial: 1, maximum: 8, shared: true });
-    const pool = new ArenaPool(memory);
-    expect(() => pool.take(1 << 20)).to.throw(/cannot lend/);
+    const chunks = new ArenaChunks(memory, growingLender(memory));
+    expect(() => chunks.take(1 << 20)).to.throw(/cannot lend/);
   });
 });
 

@@ -43,7 +43,7 @@ function spin(cx: EmitContext, checkCancel: boolean): Expr[] {
 }
 
 function request(module: WebAssembly.Module, keys: string[]): RunRequest {
-  return { module, manifest: { keys }, params: new Uint8Array(0), snapshot: 0, vertexCount: 0, flags: 0 };
+  return { module, manifest: { keys }, params: new Uint8Array(0), snapshot: 0, vidBound: 0, flags: 0 };
 }
 
 describe("runtime: the query worker pool", function () {
