@@ -3,6 +3,7 @@
 // constants, and helper functions generated once per module on first use (allocator,
 // output writer, container operations specialised per element type).
 import { HOST_FUNCTIONS, HOST_MODULE, IMPORT_MEMORY, type HostFunctionName } from "../../runtime-wasm/query/abi.js";
+import type { Binding } from "../../runtime-wasm/query/manifest.js";
 import { WasmModule, type Expr, type ResultType, type ValueType, type FunctionScope } from "./module.js";
 
 /** Run-wide globals every module has. */
@@ -35,6 +36,9 @@ export class EmitContext {
   private readonly stringBytes: Uint8Array[] = [];
   private stringSize = 0;
   private globalCount = 0;
+  /** Schema elements the module reads (manifest bindings), by their JSON text. */
+  readonly bindings: Binding[] = [];
+  private readonly bindingIndexes = new Map<string, number>();
 
   constructor() {
     for (const name of Object.values(G)) this.m.global(name, "i32", 0);
@@ -65,11 +69,33 @@ export class EmitContext {
     return name;
   }
 
+  /** Declares module global `name` the first time it is asked for; returns the name. */
+  ensureGlobal(name: string, type: ValueType, initial: number | bigint = 0): string {
+    if (!this.globals.has(name)) {
+      this.globals.add(name);
+      this.m.global(name, type, initial);
+    }
+    return name;
+  }
+  private readonly globals = new Set<string>();
+
   /** A fresh module-global name (e.g. for a global accumulator). */
   newGlobal(prefix: string, type: ValueType, initial: number | bigint = 0): string {
     const name = `${prefix}_${this.globalCount++}`;
     this.m.global(name, type, initial);
     return name;
+  }
+
+  /** Index of a schema element in the manifest's bindings (added on first use). */
+  bind(b: Binding): number {
+    const key = JSON.stringify(b);
+    let i = this.bindingIndexes.get(key);
+    if (i === undefined) {
+      i = this.bindings.length;
+      this.bindings.push(b);
+      this.bindingIndexes.set(key, i);
+    }
+    return i;
   }
 
   /** Index of an output key in the manifest's key table. */

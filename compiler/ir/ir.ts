@@ -162,6 +162,8 @@ export interface IrSelect {
   offset?: IrExpr;
   /** Set by the accumulator pass: what the ACCUM clause must buffer until it ends. */
   accumPlan?: IrAccumPlan;
+  /** Same for each POST-ACCUM clause (global accumulators and variables read in it). */
+  postPlans?: IrAccumPlan[];
 }
 
 /**

@@ -39,7 +39,7 @@ class OutputDecoder {
   private chunk: number;
   private pos = 0;
   private end = 0;
-  private readonly out: string[] = [];
+  private out: string[] = [];
   private readonly frames: Frame[] = [];
   private readonly floatStyle: FloatStyle;
 
@@ -84,6 +84,7 @@ class OutputDecoder {
       frame.filled = true;
       if (tag === Out.Key) this.out.push(JSON.stringify(this.keyText(this.u32())), ":");
       else if (tag === Out.KeyText) this.out.push(JSON.stringify(this.text()), ":");
+      else if (tag === Out.KeyOf) this.out.push(JSON.stringify(this.valueAsKey()), ":");
       else throw new OutputFormatError(`expected a key, found tag ${tag}`);
       this.value(this.u8());
     }
@@ -161,6 +162,16 @@ class OutputDecoder {
       default:
         throw new OutputFormatError(`unknown output tag ${tag}`);
     }
+  }
+
+  /** The text of the next value, used as an object key (MapAccum keys): strings without quotes. */
+  private valueAsKey(): string {
+    const saved = this.out;
+    this.out = [];
+    this.value(this.u8());
+    const text = this.out.join("");
+    this.out = saved;
+    return text.startsWith('"') ? (JSON.parse(text) as string) : text;
   }
 
   /** `{"v_id":..,"v_type":..,"attributes":{stored attributes?, then the listed members}}` */

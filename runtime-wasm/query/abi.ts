@@ -118,6 +118,8 @@ export const enum Out {
   NoVertex = 18,
   /** JSON text already formatted by the module's host calls: u32 length, bytes. */
   RawJson = 19,
+  /** The next value item, as text (strings unquoted, vertices by id), is the key. */
+  KeyOf = 20,
 }
 
 /** Host functions a module may import from HOST_MODULE, with their wasm signatures. */
@@ -126,19 +128,30 @@ export const HOST_FUNCTIONS = {
   arenaChunk: { params: ["i32"], result: "i32" },
   /** Aborts the run with a built-in runtime error (RuntimeError code); never returns. */
   fail: { params: ["i32"], result: "none" },
-  /** Monitor mode: SELECT statement `index` starts / ends. */
+  /** Monitor mode: SELECT statement `index` starts / ends (with its result size). */
   selectBegin: { params: ["i32"], result: "none" },
   selectEnd: { params: ["i32", "i32"], result: "none" },
   /** LOG: a message (address, length) for the server log. */
   log: { params: ["i32", "i32"], result: "none" },
-  /** Formats a DOUBLE (1) or FLOAT (0) as `to_string` does into (address, capacity); returns the length. */
-  formatFloat: { params: ["f64", "i32", "i32", "i32"], result: "i32" },
   /** Current time, epoch seconds (now()). */
   nowSeconds: { params: [], result: "i64" },
   /** rand(): a double in [0, 1). */
   random: { params: [], result: "f64" },
   /** Math the instruction set lacks: op code (MathOp), two operands. */
   math: { params: ["i32", "f64", "f64"], result: "f64" },
+  /**
+   * A string-valued operation (StrOp) on up to three strings (address, length pairs) and two
+   * numbers. The result is kept by the host; returns its byte length. Copy it with strTake.
+   */
+  strOp: { params: ["i32", "i32", "i32", "i32", "i32", "i32", "i32", "f64", "f64"], result: "i32" },
+  /** A value as text (FormatKind, bits of the value); the text is taken with strTake. */
+  format: { params: ["i32", "i64"], result: "i32" },
+  /** Copies the last strOp/format result to `address`. */
+  strTake: { params: ["i32"], result: "none" },
+  /** A number-valued operation (NumOp) on two strings and a number. */
+  numOp: { params: ["i32", "i32", "i32", "i32", "i32", "f64", "f64"], result: "i64" },
+  /** DATETIME arithmetic and fields (DatetimeOp) on epoch seconds and an amount. */
+  datetimeOp: { params: ["i32", "i64", "i64"], result: "i64" },
 } as const;
 
 export type HostFunctionName = keyof typeof HOST_FUNCTIONS;
@@ -161,6 +174,80 @@ export const enum MathOp {
   Cosh = 13,
   Tanh = 14,
   Fmod = 15,
+  /** round(x, digits) half away from zero on the decimal value. */
+  Round = 16,
+  /** trunc(x, digits). */
+  Trunc = 17,
+}
+
+/** String results (strOp): strings a, b, c and numbers x, y. */
+export const enum StrOp {
+  Lower = 0,
+  Upper = 1,
+  /** trim: a = text, b = characters to strip (empty: whitespace), x = 0 both / 1 leading / 2 trailing. */
+  Trim = 2,
+  /** substr(a, x [, y]); y < 0 means "to the end". */
+  Substr = 3,
+  Left = 4,
+  Right = 5,
+  /** lpad(a, x, b) / rpad. */
+  Lpad = 6,
+  Rpad = 7,
+  /** replace(a, b, c). */
+  Replace = 8,
+  /** insert(a, x, b) with y = characters replaced. */
+  Insert = 9,
+  Chr = 10,
+  Space = 11,
+  Soundex = 12,
+  Translate = 13,
+  Repeat = 14,
+  Reverse = 15,
+  Uuid = 16,
+  /** datetime_format(x epoch seconds, a format). */
+  DatetimeFormat = 17,
+  /** a + b (strings too long for the arena fast path never need this; kept for completeness). */
+  Concat = 18,
+}
+
+/** Number results (numOp) from strings a, b and numbers x, y. */
+export const enum NumOp {
+  Length = 0,
+  /** instr(a, b, x = start, y = occurrence): 0-based index or -1. */
+  Instr = 1,
+  FindInSet = 2,
+  Ascii = 3,
+  Difference = 4,
+  /** str_to_int(a). */
+  StrToInt = 5,
+  /** to_datetime(a): epoch seconds; a malformed text is a runtime error. */
+  ToDatetime = 6,
+  /** a LIKE b, with x = escape character code (0: none). */
+  Like = 7,
+}
+
+/** Kinds of the `format` host function (to_string and output of scalar values). */
+export const enum FormatKind {
+  Int = 0,
+  Uint = 1,
+  /** The i64 holds the f32 bits in its low 32 bits. */
+  Float = 2,
+  /** The i64 holds the f64 bits. */
+  Double = 3,
+  Bool = 4,
+  Datetime = 5,
+}
+
+/** Operations of `datetimeOp`. */
+export const enum DatetimeOp {
+  Year = 0,
+  Month = 1,
+  Day = 2,
+  Hour = 3,
+  Minute = 4,
+  Second = 5,
+  AddMonths = 6,
+  AddSeconds = 7,
 }
 
 /** Built-in runtime errors a module raises through `fail`; the host owns the messages. */
@@ -173,6 +260,8 @@ export const enum RuntimeError {
   BadRangeStep = 5,
   IndexOutOfRange = 6,
   OutputTooLarge = 7,
+  BadDatetime = 8,
+  BadInteger = 9,
 }
 
 export const RUNTIME_ERROR_MESSAGES: Record<number, string> = {
@@ -183,4 +272,6 @@ export const RUNTIME_ERROR_MESSAGES: Record<number, string> = {
   5: "Runtime Error: the step of RANGE must not be zero.",
   6: "Runtime Error: index out of range.",
   7: "Runtime Error: the query output exceeds the size limit.",
+  8: "Runtime Error: the text is not a valid DATETIME.",
+  9: "Runtime Error: the text is not a valid integer.",
 };

@@ -1,7 +1,7 @@
 // The host functions a query module imports (HOST_FUNCTIONS in abi.ts), bound to one run.
 // They run in the worker thread, synchronously, inside the module's call stack.
-import { formatDouble, formatFloat } from "../values/index.js";
 import { MathOp, RuntimeError, type HostFunctionName } from "./abi.js";
+import { datetimeOp, formatValue, HostOpError, numberOp, stringOp } from "./host-strings.js";
 import type { SelectTiming } from "./run-types.js";
 
 /** Thrown through the module to end a run with a built-in runtime error. */
@@ -15,6 +15,8 @@ export class RunFailure extends Error {
 /** What the host functions of one run read and record. */
 export class RunState {
   readonly logs: string[] = [];
+  /** The last strOp/format result, waiting for strTake. */
+  pendingText: Buffer = Buffer.alloc(0);
   readonly timings: SelectTiming[] = [];
   private readonly selectStarted = new Map<number, number>();
 
@@ -43,12 +45,24 @@ export class RunState {
     return Buffer.from(this.memory.buffer, address, length).toString("utf8");
   }
 
-  /** Writes `text` as UTF-8 at `address` (at most `capacity` bytes); returns the byte length. */
-  writeText(text: string, address: number, capacity: number): number {
-    const bytes = Buffer.from(text, "utf8");
-    const n = Math.min(bytes.length, capacity);
-    new Uint8Array(this.memory.buffer, address, n).set(bytes.subarray(0, n));
-    return n;
+  /** Keeps `text` for the module's next strTake; returns its byte length. */
+  stash(text: string): number {
+    this.pendingText = Buffer.from(text, "utf8");
+    return this.pendingText.length;
+  }
+
+  take(address: number): void {
+    new Uint8Array(this.memory.buffer, address, this.pendingText.length).set(this.pendingText);
+  }
+}
+
+/** Runs a host operation, turning its argument errors into run failures. */
+function guard<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof HostOpError) throw new RunFailure(e.code);
+    throw e;
   }
 }
 
@@ -66,8 +80,13 @@ export function hostImports(state: RunState): Record<HostFunctionName, HostFunct
     log: (address: number, length: number) => {
       state.logs.push(state.text(address >>> 0, length >>> 0));
     },
-    formatFloat: (x: number, isDouble: number, address: number, capacity: number) =>
-      state.writeText(isDouble ? formatDouble(x) : formatFloat(x), address >>> 0, capacity >>> 0),
+    strOp: (op: number, a: number, al: number, b: number, bl: number, c: number, cl: number, x: number, y: number) =>
+      state.stash(guard(() => stringOp(op, state.text(a >>> 0, al >>> 0), state.text(b >>> 0, bl >>> 0), state.text(c >>> 0, cl >>> 0), x, y))),
+    format: (kind: number, bits: bigint) => state.stash(guard(() => formatValue(kind, bits))),
+    strTake: (address: number) => state.take(address >>> 0),
+    numOp: (op: number, a: number, al: number, b: number, bl: number, x: number, y: number) =>
+      guard(() => numberOp(op, state.text(a >>> 0, al >>> 0), state.text(b >>> 0, bl >>> 0), x, y)),
+    datetimeOp: (op: number, epoch: bigint, amount: bigint) => guard(() => datetimeOp(op, epoch, amount)),
     nowSeconds: () => BigInt(Math.floor(Date.now() / 1000)),
     random: () => Math.random(),
     math: (op: number, a: number, b: number) => math(op, a, b),
@@ -108,7 +127,24 @@ function math(op: number, a: number, b: number): number {
       return Math.tanh(a);
     case MathOp.Fmod:
       return a % b;
+    case MathOp.Round:
+      return roundDecimal(a, b, Math.round);
+    case MathOp.Trunc:
+      return roundDecimal(a, b, Math.trunc);
     default:
       throw new RunFailure(RuntimeError.Internal);
   }
+}
+
+/**
+ * Rounds at `digits` decimal places (negative: left of the point) on the decimal text of
+ * the value, so round(2.15, 1) is 2.2 as in the documentation, half away from zero.
+ */
+function roundDecimal(x: number, digits: number, mode: (v: number) => number): number {
+  if (!Number.isFinite(x)) return x;
+  const d = Math.trunc(digits);
+  const text = String(Math.abs(x));
+  const shifted = text.includes("e") ? Math.abs(x) * 10 ** d : Number(`${text}e${d}`);
+  const r = mode === Math.round ? Math.floor(shifted + 0.5) : Math.trunc(shifted);
+  return Math.sign(x) * (String(r).includes("e") ? r * 10 ** -d : Number(`${r}e${-d}`));
 }
