@@ -99,7 +99,7 @@ function selectBody(qe: QueryEmitter, f: FunctionScope, targetId: number, sel: I
   const walk = vsetForEach(cx, f, src.get(), (v) => [
     m.if(m.atomicLoad("i32", m.globalGet(G.ctl, "i32"), Ctl.cancel), m.unreachable()),
     sourceAlias.set(v.get()),
-    ...hops(qe, f, sel, 0, sourceAlias, accumClause, rowBody),
+    ...hops(qe, f, sel, 0, accumClause, rowBody),
   ]);
   out.push(walk, qe.inClause(accumClause, () => replayLogs(qe)));
 
@@ -154,13 +154,14 @@ function selectBody(qe: QueryEmitter, f: FunctionScope, targetId: number, sel: I
   return out;
 }
 
-/** The nested loops of hops `h..`, ending in the row body. */
-function hops(qe: QueryEmitter, f: FunctionScope, sel: IrSelect, h: number, from: Local, clause: ClauseState, rowBody: () => Expr[]): Expr[] {
+/** The nested loops of hops `h..`, ending in the row body. Each hop leaves from its `from` alias. */
+function hops(qe: QueryEmitter, f: FunctionScope, sel: IrSelect, h: number, clause: ClauseState, rowBody: () => Expr[]): Expr[] {
   if (h === sel.hops.length) return rowBody();
   const m = qe.m;
   const cx = qe.cx;
   const hop: IrHop = sel.hops[h];
   if (hop.dynamicEdges || hop.dynamicTargets) throw new UnsupportedError("edge or vertex types named at run time in a pattern");
+  const from = f.local("i32", "from");
   const target = qe.declareLocal(hop.target);
   const ord = f.local("i32", "ord");
   const local = f.local("i32", "local");
@@ -171,7 +172,7 @@ function hops(qe: QueryEmitter, f: FunctionScope, sel: IrSelect, h: number, from
   const i = f.local("i32", "i");
   const entry = f.local("i32", "entry");
   const eid = f.local("i32", "eid");
-  const out: Expr[] = [ord.set(vidTypeOrdinal(cx, from.get())), local.set(localSlot(cx, from.get()))];
+  const out: Expr[] = [from.set(qe.readVar(hop.from)), ord.set(vidTypeOrdinal(cx, from.get())), local.set(localSlot(cx, from.get()))];
   for (const match of hop.edges) {
     const key = qe.edgeTypeKey(match.edgeType);
     const et = qe.view.edgeType(match.edgeType);
@@ -185,7 +186,7 @@ function hops(qe: QueryEmitter, f: FunctionScope, sel: IrSelect, h: number, from
       filters.push(ok);
     }
     if (hop.targetSet !== undefined) filters.push(vsetHas(cx, qe.readVar(hop.targetSet), target.get()));
-    const inner = hops(qe, f, sel, h + 1, target, clause, rowBody);
+    const inner = hops(qe, f, sel, h + 1, clause, rowBody);
     const guarded = filters.length ? m.if(filters.reduce((a, b) => m.and("i32", a, b)), m.seq(m.nop(), ...inner)) : m.seq(m.nop(), ...inner);
     out.push(
       adj.set(adjacencyHeader(cx, edgeTypeHeader(cx, key), match.direction === "in" ? "in" : "out", ord.get())),

@@ -82,7 +82,7 @@ export type IrExpr = { type: IrType } & (
   /** The value of vertex-attached accumulator `id` on `vertex`; `prime`: its pre-ACCUM value. */
   | { e: "vacc"; id: number; vertex: IrExpr; prime: boolean }
   /** A stored attribute of a vertex or edge; `owners` gives its column per possible type. */
-  | { e: "attr"; target: IrExpr; name: string; element: "vertex" | "edge"; owners: { typeName: string; index: number }[] }
+  | { e: "attr"; target: IrExpr; name: string; element: "vertex" | "edge"; owners: { typeName: string; index: number }[]; primaryId?: boolean }
   /** `.type` of a vertex or edge. */
   | { e: "typeName"; target: IrExpr }
   | { e: "field"; target: IrExpr; index: number }
@@ -129,6 +129,8 @@ export type IrSeedPart =
 export type IrDirection = "out" | "in" | "undirected";
 
 export interface IrHop {
+  /** The vertex alias the hop leaves from (the previous hop's target, or a pattern's source). */
+  from: number;
   edgeAlias?: number;
   /** Edge types matched, each with the direction it is followed in from the hop's source. */
   edges: { edgeType: string; direction: IrDirection }[];

@@ -1,10 +1,11 @@
 // Query output: turns the typed stream a query module wrote for its PRINT statements (see
 // `Out` in query/abi.ts) into the JSON text of the response's `results` array.
 //
-// The stream lives in a chain of chunks in the graph memory. Numbers are formatted by
-// their GSQL type here, from their bits: 64-bit integers go straight from two 32-bit words
-// to decimal text and never through a JavaScript number.
-import { Out, OutputChunk } from "../query/abi.js";
+// The worker copies the stream out of the run's arena (query/output-chain.ts) before the
+// arena is reused; this formats that copy. Numbers are formatted by their GSQL type, from
+// their bits: 64-bit integers go from their 8 bytes to decimal text and never through a
+// JavaScript number.
+import { Out } from "../query/abi.js";
 import { formatDatetime, formatDouble, formatFloat, type FloatStyle } from "../values/index.js";
 import type { GraphReader } from "./graph-reader.js";
 
@@ -22,9 +23,9 @@ export interface DecodeOptions {
 /** Thrown when the stream is malformed (a bug in the generated code, never user input). */
 export class OutputFormatError extends Error {}
 
-/** The `results` array text for the stream starting at chunk `first` (0 = nothing printed). */
-export function decodeOutput(memory: WebAssembly.Memory, first: number, manifest: OutputManifest, options: DecodeOptions = {}): string {
-  return new OutputDecoder(memory, first, manifest, options).decode();
+/** The `results` array text for an output stream (empty: nothing printed). */
+export function decodeOutput(stream: Uint8Array, manifest: OutputManifest, options: DecodeOptions = {}): string {
+  return new OutputDecoder(stream, manifest, options).decode();
 }
 
 /** A container being written: whether it already holds a member (for commas). */
@@ -34,26 +35,19 @@ interface Frame {
 }
 
 class OutputDecoder {
-  private readonly bytes: Uint8Array;
   private readonly view: DataView;
-  private chunk: number;
   private pos = 0;
-  private end = 0;
   private out: string[] = [];
   private readonly frames: Frame[] = [];
   private readonly floatStyle: FloatStyle;
 
   constructor(
-    memory: WebAssembly.Memory,
-    first: number,
+    private readonly bytes: Uint8Array,
     private readonly manifest: OutputManifest,
     private readonly options: DecodeOptions,
   ) {
-    this.bytes = new Uint8Array(memory.buffer);
-    this.view = new DataView(memory.buffer);
-    this.chunk = first;
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.floatStyle = options.floatStyle ?? "significant";
-    if (first !== 0) this.enterChunk(first);
   }
 
   decode(): string {
@@ -203,30 +197,15 @@ class OutputDecoder {
     return this.options.reader;
   }
 
-  // ---- reading the chunk chain ----------------------------------------------------------
+  // ---- reading the stream -------------------------------------------------------------
 
-  private enterChunk(chunk: number): void {
-    this.chunk = chunk;
-    this.pos = chunk + OutputChunk.headerSize;
-    this.end = this.pos + this.view.getUint32(chunk + OutputChunk.used, true);
-  }
-
-  /** True while bytes remain; moves on to the next chunk when this one is used up. */
   private more(): boolean {
-    while (this.chunk !== 0 && this.pos >= this.end) {
-      const next = this.view.getUint32(this.chunk + OutputChunk.next, true);
-      if (next === 0) {
-        this.chunk = 0;
-        return false;
-      }
-      this.enterChunk(next);
-    }
-    return this.chunk !== 0;
+    return this.pos < this.bytes.length;
   }
 
-  /** Makes sure `n` bytes are readable in the current chunk (items never span chunks). */
+  /** Makes sure `n` bytes remain; returns where they start. */
   private need(n: number): number {
-    if (!this.more() || this.pos + n > this.end) throw new OutputFormatError("output stream ends inside an item");
+    if (this.pos + n > this.bytes.length) throw new OutputFormatError("output stream ends inside an item");
     const at = this.pos;
     this.pos += n;
     return at;
@@ -253,6 +232,6 @@ class OutputDecoder {
   private text(): string {
     const length = this.u32();
     const at = this.need(length);
-    return Buffer.from(this.bytes.buffer, at, length).toString("utf8");
+    return Buffer.from(this.bytes.buffer, this.bytes.byteOffset + at, length).toString("utf8");
   }
 }

@@ -3,12 +3,10 @@
 // the main thread stops a run by setting the cancel flag the module checks in its loops
 // (or, as a last resort, by terminating this thread).
 import { parentPort } from "node:worker_threads";
-import { decodeOutput } from "../output/decode-output.js";
-import type { GraphReader } from "../output/graph-reader.js";
 import { ArenaChunk, Ctl, HOST_MODULE, IMPORT_MEMORY, RUN_EXPORT, RUNTIME_ERROR_MESSAGES, RunStatus, RuntimeError } from "./abi.js";
 import { hostImports, RunFailure, RunState } from "./host-imports.js";
 import { readOutputChain } from "./output-chain.js";
-import type { FromWorker, ReaderSpec, RunOutcome, ToWorker } from "./run-types.js";
+import type { FromWorker, RunOutcome, ToWorker } from "./run-types.js";
 
 interface AttachedMemory {
   memory: WebAssembly.Memory;
@@ -18,10 +16,7 @@ interface AttachedMemory {
 /** Ctl.chunkReply value meaning "no chunk could be lent". */
 const NO_CHUNK = 0xffffffff;
 
-type ReaderFactory = (memory: WebAssembly.Memory, snapshot: number, data: unknown) => GraphReader;
-
 const memories = new Map<number, AttachedMemory>();
-const readerFactories = new Map<string, ReaderFactory>();
 
 const port = parentPort;
 if (port === null) throw new Error("query-worker.js must run in a worker thread");
@@ -31,9 +26,11 @@ port.on("message", (msg: ToWorker) => {
     memories.set(msg.memoryId, { memory: msg.memory, control: msg.control });
     return;
   }
-  void runAndReply(msg).catch((e: unknown) => {
+  try {
+    runAndReply(msg);
+  } catch (e) {
     reply({ kind: "done", runId: msg.runId, outcome: { kind: "error", message: `query worker failed: ${String(e)}`, ms: 0, logs: [] } });
-  });
+  }
 });
 reply({ kind: "ready" });
 
@@ -41,25 +38,15 @@ function reply(msg: FromWorker): void {
   port!.postMessage(msg);
 }
 
-async function runAndReply(msg: Extract<ToWorker, { kind: "run" }>): Promise<void> {
+function runAndReply(msg: Extract<ToWorker, { kind: "run" }>): void {
   const attached = memories.get(msg.memoryId);
   if (attached === undefined) throw new Error(`memory ${msg.memoryId} was never attached`);
-  const reader = msg.reader ? await graphReader(msg.reader, attached.memory, msg.snapshot) : undefined;
-  const outcome = runOnce(attached, msg, reader);
-  reply({ kind: "done", runId: msg.runId, outcome });
+  const outcome = runOnce(attached, msg);
+  const transfer = outcome.kind === "ok" ? [outcome.output.buffer as ArrayBuffer, ...(outcome.dml ? [outcome.dml.buffer as ArrayBuffer] : [])] : [];
+  port!.postMessage({ kind: "done", runId: msg.runId, outcome } satisfies FromWorker, transfer);
 }
 
-async function graphReader(spec: ReaderSpec, memory: WebAssembly.Memory, snapshot: number): Promise<GraphReader> {
-  let factory = readerFactories.get(spec.module);
-  if (factory === undefined) {
-    const mod = (await import(spec.module)) as { createGraphReader: ReaderFactory };
-    factory = mod.createGraphReader;
-    readerFactories.set(spec.module, factory);
-  }
-  return factory(memory, snapshot, spec.data);
-}
-
-function runOnce(attached: AttachedMemory, msg: Extract<ToWorker, { kind: "run" }>, reader: GraphReader | undefined): RunOutcome {
+function runOnce(attached: AttachedMemory, msg: Extract<ToWorker, { kind: "run" }>): RunOutcome {
   const { memory, control } = attached;
   const state = new RunState(memory, (bytes) => requestChunk(attached, msg.runId, bytes));
   const started = performance.now();
@@ -90,10 +77,12 @@ function runOnce(attached: AttachedMemory, msg: Extract<ToWorker, { kind: "run" 
       const message = state.text(get(Ctl.errorMessage), get(Ctl.errorMessageLength));
       return { kind: "exception", code: get(Ctl.errorCode), message, ms: elapsed(), logs: state.logs };
     }
-    const results = decodeOutput(memory, get(Ctl.output), msg.manifest, { reader, floatStyle: msg.floatStyle });
+    // Copied out now: the arena goes back to the pool when the run ends.
+    const outputFirst = get(Ctl.output);
+    const output = outputFirst === 0 ? new Uint8Array(0) : readOutputChain(memory, outputFirst);
     const dmlFirst = get(Ctl.dml);
     const dml = dmlFirst === 0 ? null : readOutputChain(memory, dmlFirst);
-    return { kind: "ok", results, dml, ms: elapsed(), monitor: state.timings, logs: state.logs };
+    return { kind: "ok", output, dml, ms: elapsed(), monitor: state.timings, logs: state.logs };
   } catch (e) {
     if (Atomics.load(new Int32Array(memory.buffer), (control + Ctl.cancel) >> 2) !== 0) return { kind: "timeout", ms: elapsed() };
     return { kind: "error", message: errorMessage(e), ms: elapsed(), logs: state.logs };

@@ -2,15 +2,6 @@
 // Plain structured-cloneable data: WebAssembly.Module and WebAssembly.Memory cross threads
 // by reference (the compiled code and the shared memory are not copied).
 import type { OutputManifest } from "../output/decode-output.js";
-import type { FloatStyle } from "../values/index.js";
-
-/** How a worker builds the GraphReader that formats vertices and edges in the output. */
-export interface ReaderSpec {
-  /** URL of an ES module exporting `createGraphReader(memory, snapshot, data)`. */
-  module: string;
-  /** Structured-cloneable data that module needs (e.g. the schema). */
-  data: unknown;
-}
 
 /** Everything a run needs besides the memory. */
 export interface RunRequest {
@@ -24,8 +15,6 @@ export interface RunRequest {
   vidBound: number;
   /** RunFlags bits. */
   flags: number;
-  floatStyle?: FloatStyle;
-  reader?: ReaderSpec;
 }
 
 export type ToWorker =
@@ -42,7 +31,8 @@ export interface SelectTiming {
 }
 
 export type RunOutcome =
-  | { kind: "ok"; results: string; dml: Uint8Array | null; ms: number; monitor?: SelectTiming[]; logs: string[] }
+  /** `output`: the typed output stream (decode-output.ts formats it); `dml`: the data-modification log. */
+  | { kind: "ok"; output: Uint8Array; dml: Uint8Array | null; ms: number; monitor?: SelectTiming[]; logs: string[] }
   /** An uncaught RAISE: the user's code and message. */
   | { kind: "exception"; code: number; message: string; ms: number; logs: string[] }
   /** A built-in run-time error (divide by zero, ...), or a failure of the run itself. */

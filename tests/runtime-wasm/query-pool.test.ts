@@ -7,6 +7,7 @@ import { finishOutput, outKey, outTag, outTagString, outTagValue } from "../../c
 import type { Expr } from "../../compiler/emit/module.js";
 import { Ctl, Out, RUN_EXPORT } from "../../runtime-wasm/query/abi.js";
 import { QueryPool } from "../../runtime-wasm/query/query-pool.js";
+import { decodeOutput } from "../../runtime-wasm/output/decode-output.js";
 import type { RunRequest } from "../../runtime-wasm/query/run-types.js";
 
 /** A module whose run(ctl) sets up the arena, runs `body`, publishes the output. */
@@ -97,7 +98,7 @@ describe("runtime: the query worker pool", function () {
     const outcome = await pool.run(memory, request(module, keys));
     expect(outcome.kind).to.equal("ok");
     if (outcome.kind !== "ok") return;
-    expect(outcome.results).to.equal(
+    expect(decodeOutput(outcome.output, { keys })).to.equal(
       '[{"m":9223372036854775807,"u":18446744073709551615,"f":0.6666667,"d":0.6666666666666666,"w":2,' +
         '"s":"h\u00e9llo \\"q\\"","b":true,"t":"2020-01-02 03:04:05","l":[-3,1]},{"o":{"x":3}}]',
     );
@@ -124,7 +125,7 @@ describe("runtime: the query worker pool", function () {
     const outcome = await pool.run(memory, request(module, keys));
     expect(outcome.kind).to.equal("ok");
     if (outcome.kind !== "ok") return;
-    const parsed = JSON.parse(outcome.results) as { n: number[] }[];
+    const parsed = JSON.parse(decodeOutput(outcome.output, { keys })) as { n: number[] }[];
     expect(parsed[0].n).to.have.length(20000);
     expect(parsed[0].n.every((x, i) => x === i)).to.equal(true);
   });
@@ -138,7 +139,8 @@ describe("runtime: the query worker pool", function () {
     // the worker is still usable
     const ok = await buildModule((cx) => [outTag(cx, Out.PrintBegin), outTag(cx, Out.End)]);
     const again = await pool.run(memory, request(ok.module, ok.keys));
-    expect(again).to.include({ kind: "ok", results: "[{}]" });
+    expect(again.kind).to.equal("ok");
+    if (again.kind === "ok") expect(decodeOutput(again.output, { keys: ok.keys })).to.equal("[{}]");
   });
 
   it("terminates and replaces a worker whose run ignores the cancel flag", async () => {

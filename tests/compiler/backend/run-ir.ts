@@ -7,6 +7,7 @@ import { encodeParamBlock, type ParamValue } from "../../../runtime-wasm/query/p
 import { QueryPool } from "../../../runtime-wasm/query/query-pool.js";
 import type { RunOutcome } from "../../../runtime-wasm/query/run-types.js";
 import type { GraphReader } from "../../../runtime-wasm/output/graph-reader.js";
+import { decodeOutput } from "../../../runtime-wasm/output/decode-output.js";
 import { emptySchema, type DatabaseSchema } from "../../../runtime-wasm/schema/types.js";
 import { UNBOUND } from "../../../runtime-wasm/query/manifest.js";
 
@@ -39,7 +40,7 @@ export interface RunIrOptions {
 }
 
 /** Emits and runs `ir`; returns the outcome (results parsed when ok). */
-export async function runIr(ir: IrQuery, options: RunIrOptions = {}): Promise<RunOutcome & { json?: unknown }> {
+export async function runIr(ir: IrQuery, options: RunIrOptions = {}): Promise<(RunOutcome & { json?: unknown; results?: string })> {
   const optimized = optimizeIr(ir, 1);
   const { bytes, manifest } = emitQuery(optimized, { schema: options.schema ?? emptySchema(), optimizeLevel: options.optimizeLevel ?? 0 });
   const module = await WebAssembly.compile(bytes as Uint8Array<ArrayBuffer>);
@@ -54,9 +55,10 @@ export async function runIr(ir: IrQuery, options: RunIrOptions = {}): Promise<Ru
       snapshot: options.snapshot ?? 0,
       vidBound: options.vidBound ?? 0,
       flags: options.flags ?? 0,
-      reader: undefined,
     },
     { timeoutMs: options.timeoutMs ?? 10000 },
   );
-  return outcome.kind === "ok" ? { ...outcome, json: JSON.parse(outcome.results) } : outcome;
+  if (outcome.kind !== "ok") return outcome;
+  const results = decodeOutput(outcome.output, manifest, { reader: options.reader });
+  return { ...outcome, results, json: JSON.parse(results) };
 }
