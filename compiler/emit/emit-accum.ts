@@ -245,6 +245,40 @@ export function accumAdd(cx: EmitContext, a: IrAccum, state: Expr, value: Expr, 
   return m.call(name, [state, value], "none");
 }
 
+/**
+ * `state += value` / `state = value` written inline (no helper call) for the scalar
+ * accumulators the hot loops of graph algorithms use; undefined when not inlinable.
+ * `state` gives a fresh address expression per call.
+ */
+export function accumWriteInline(cx: EmitContext, f: FunctionScope, a: IrAccum, state: () => Expr, value: Expr, vt: IrType, assign: boolean): Expr | undefined {
+  const m = cx.m;
+  const numeric = (t: IrType) => t.t === "scalar" && t.name !== "STRING" && t.name !== "BOOL" && t.name !== "DATETIME";
+  switch (a.a) {
+    case "sum":
+    case "replace": {
+      if (!numeric(a.elem) || !sameIrType(a.elem, vt)) return undefined;
+      const w = wasmType(a.elem);
+      return m.store(w, state(), assign || a.a === "replace" ? value : m.add(w, m.load(w, state()), value));
+    }
+    case "min":
+    case "max": {
+      if (!numeric(a.elem) || !sameIrType(a.elem, vt)) return undefined;
+      const w = wasmType(a.elem);
+      if (assign) return m.store(w, state(), value);
+      const v = f.local(w, "mv");
+      const unsigned = a.elem.t === "scalar" && a.elem.name === "UINT";
+      const better = a.a === "min" ? m.lt(w, v.get(), m.load(w, state()), unsigned) : m.gt(w, v.get(), m.load(w, state()), unsigned);
+      return m.seq(v.set(value), m.if(better, m.store(w, state(), v.get())));
+    }
+    case "or":
+    case "and":
+      if (assign) return m.store("i32", state(), value);
+      return m.store("i32", state(), a.a === "or" ? m.or("i32", m.load("i32", state()), value) : m.and("i32", m.load("i32", state()), value));
+    default:
+      return undefined;
+  }
+}
+
 /** `map += (k -> v)` and `groupBy += (k1, k2 -> v1, v2)`: keys and values already evaluated. */
 export function accumulateEntry(cx: EmitContext, a: IrAccum, state: Expr, keys: { expr: Expr; type: IrType }[], values: { expr: Expr; type: IrType }[]): Expr {
   const m = cx.m;

@@ -24,6 +24,8 @@ import { wasmType } from "./wasm-types.js";
 export function emitExpr(qe: QueryEmitter, x: IrExpr): Expr {
   const m = qe.m;
   const cx = qe.cx;
+  const hoisted = qe.hoisted.get(x);
+  if (hoisted) return hoisted.get();
   switch (x.e) {
     case "const":
       return constant(qe, x.type, x.value);

@@ -82,17 +82,17 @@ export function vidTypeOrdinal(cx: EmitContext, vid: Expr): Expr {
   return m.load("i32", m.add("i32", m.globalGet(GG.blockType, "i32"), m.shl("i32", m.shr("i32", vid, m.i32(VERTEX_BLOCK_SHIFT), true), m.i32(2))));
 }
 
-/** Local slot of a vertex id within its type. */
-export function localSlot(cx: EmitContext, vid: Expr): Expr {
+/** Local slot of a vertex id within its type (`vid` is evaluated twice: pass a local read). */
+export function localSlot(cx: EmitContext, vid: Expr, vidAgain?: Expr): Expr {
   const m = cx.m;
-  const name = cx.helper("local_slot", [{ name: "v", type: "i32" }], "i32", (f) => {
-    const v = f.param(0);
+  if (vidAgain !== undefined) {
     return m.or(
       "i32",
-      m.shl("i32", m.load("i32", m.add("i32", m.globalGet(GG.blockIndex, "i32"), m.shl("i32", m.shr("i32", v.get(), m.i32(VERTEX_BLOCK_SHIFT), true), m.i32(2)))), m.i32(VERTEX_BLOCK_SHIFT)),
-      m.and("i32", v.get(), m.i32(VERTEX_BLOCK_MASK)),
+      m.shl("i32", m.load("i32", m.add("i32", m.globalGet(GG.blockIndex, "i32"), m.shl("i32", m.shr("i32", vid, m.i32(VERTEX_BLOCK_SHIFT), true), m.i32(2)))), m.i32(VERTEX_BLOCK_SHIFT)),
+      m.and("i32", vidAgain, m.i32(VERTEX_BLOCK_MASK)),
     );
-  });
+  }
+  const name = cx.helper("local_slot", [{ name: "v", type: "i32" }], "i32", (f) => localSlot(cx, f.param(0).get(), f.param(0).get()));
   return m.call(name, [vid], "i32");
 }
 

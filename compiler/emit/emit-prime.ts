@@ -48,10 +48,13 @@ export function primeCapture(qe: QueryEmitter, id: number, vertex: Expr): Expr {
       m.if(
         m.ne("i32", m.load("i32", stamp.get()), m.globalGet(SELECT_EPOCH, "i32")),
         m.seq(
-          m.memoryCopy(
-            m.add("i32", m.globalGet(g.prev, "i32"), m.mul("i32", v.get(), m.i32(size))),
-            m.add("i32", m.globalGet(qe.accumGlobal(id), "i32"), m.mul("i32", v.get(), m.i32(size))),
-            m.i32(size),
+          ...[0, 8].filter((off) => off < size).map((off) =>
+            m.store(
+              "i64",
+              m.add("i32", m.globalGet(g.prev, "i32"), m.mul("i32", v.get(), m.i32(size))),
+              m.load("i64", m.add("i32", m.globalGet(qe.accumGlobal(id), "i32"), m.mul("i32", v.get(), m.i32(size))), off),
+              off,
+            ),
           ),
           m.store("i32", stamp.get(), m.globalGet(SELECT_EPOCH, "i32")),
         ),

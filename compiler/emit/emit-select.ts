@@ -33,6 +33,8 @@ import { cmpValue, loadValue, storeValue } from "./emit-values.js";
 import { vsetAdd, vsetCount, vsetForEach, vsetFree, vsetHas, vsetNew, vsetSetOrder, vsetToList } from "./emit-vset.js";
 import type { Expr, FunctionScope, Local } from "./module.js";
 import { QueryEmitter, UnsupportedError, type ClauseState } from "./query-emitter.js";
+import { clauseLocals, sourceInvariants } from "./hoist.js";
+import { wasmType } from "./wasm-types.js";
 
 
 /** Run flags copied from the control block by the prologue. */
@@ -90,15 +92,36 @@ function selectBody(qe: QueryEmitter, f: FunctionScope, targetId: number, sel: I
     edges: new Map(),
   };
   const sourceAlias = qe.declareLocal(sel.source.alias);
+  // Per-source work, done at the source's first row: hoisted expressions (hoist.ts) and
+  // recording the source alias's vertex.
+  const otherAliases = [...sel.hops.map((h) => h.target), ...sel.hops.flatMap((h) => (h.edgeAlias !== undefined ? [h.edgeAlias] : []))];
+  const invariants = sel.hops.length > 0 ? sourceInvariants(sel.accum, sel.source.alias, clauseLocals(sel.accum, otherAliases)) : [];
+  const hoisted = new Map(invariants.map((x) => [x, f.local(wasmType(x.type), "hoisted")]));
+  const firstRow = f.local("i32", "first_row");
   const rowBody = (): Expr[] =>
     qe.inClause(accumClause, () => {
       const where = sel.where ? m.if(m.globalGet(ALL_ACTIVE, "i32"), m.i32(1), emitExpr(qe, sel.where)) : undefined;
-      const row = [...emitStmts(qe, sel.accum), ...[...marked].map(([id, set]) => m.drop(vsetAdd(cx, set.get(), qe.readVar(id))))];
+      const perSource: Expr[] = [firstRow.set(m.i32(0))];
+      for (const [x, local] of hoisted) perSource.push(local.set(emitExpr(qe, x)));
+      for (const [id, set] of marked) if (id === sel.source.alias) perSource.push(m.drop(vsetAdd(cx, set.get(), qe.readVar(id))));
+      qe.hoisted = hoisted;
+      let stmts: Expr[];
+      try {
+        stmts = emitStmts(qe, sel.accum);
+      } finally {
+        qe.hoisted = new Map();
+      }
+      const row = [
+        m.if(firstRow.get(), m.seq(...perSource)),
+        ...stmts,
+        ...[...marked].filter(([id]) => id !== sel.source.alias).map(([id, set]) => m.drop(vsetAdd(cx, set.get(), qe.readVar(id)))),
+      ];
       return [where ? m.if(where, m.seq(m.nop(), ...row)) : m.seq(m.nop(), ...row)];
     });
   const walk = vsetForEach(cx, f, src.get(), (v) => [
     m.if(m.atomicLoad("i32", m.globalGet(G.ctl, "i32"), Ctl.cancel), m.unreachable()),
     sourceAlias.set(v.get()),
+    firstRow.set(m.i32(1)),
     ...hops(qe, f, sel, 0, accumClause, rowBody),
   ]);
   out.push(walk, qe.inClause(accumClause, () => replayLogs(qe)));
@@ -172,7 +195,7 @@ function hops(qe: QueryEmitter, f: FunctionScope, sel: IrSelect, h: number, clau
   const i = f.local("i32", "i");
   const entry = f.local("i32", "entry");
   const eid = f.local("i32", "eid");
-  const out: Expr[] = [from.set(qe.readVar(hop.from)), ord.set(vidTypeOrdinal(cx, from.get())), local.set(localSlot(cx, from.get()))];
+  const out: Expr[] = [from.set(qe.readVar(hop.from)), ord.set(vidTypeOrdinal(cx, from.get())), local.set(localSlot(cx, from.get(), from.get()))];
   for (const match of hop.edges) {
     const key = qe.edgeTypeKey(match.edgeType);
     const et = qe.view.edgeType(match.edgeType);
@@ -180,7 +203,10 @@ function hops(qe: QueryEmitter, f: FunctionScope, sel: IrSelect, h: number, clau
       clause.edges.set(hop.edgeAlias, { edgeTypeKey: key, edgeTypeName: match.edgeType, directed: et?.directed ?? true, eid, from, to: target });
     }
     const filters: Expr[] = [];
-    if (hop.targetTypes) {
+    // The schema may already guarantee the target's type (every FROM/TO pair of the edge type).
+    const possible = possibleTargets(qe, match.edgeType, match.direction);
+    const guaranteed = hop.targetTypes !== undefined && possible !== undefined && possible.every((t) => hop.targetTypes!.includes(t));
+    if (hop.targetTypes && !guaranteed) {
       let ok: Expr = m.i32(0);
       for (const t of hop.targetTypes) ok = m.or("i32", ok, m.eq("i32", vidTypeOrdinal(cx, target.get()), vertexTypeOrdinal(cx, qe.vertexTypeKey(t))));
       filters.push(ok);
@@ -199,7 +225,7 @@ function hops(qe: QueryEmitter, f: FunctionScope, sel: IrSelect, h: number, clau
           f.forRange(i, m.i32(0), deg.get(), () => [
             entry.set(m.add("i32", list.get(), m.mul("i32", i.get(), eb.get()))),
             target.set(m.load("i32", entry.get())),
-            eid.set(m.select(m.eq("i32", eb.get(), m.i32(8)), m.load("i32", entry.get(), 4), m.i32(-1))),
+            hop.edgeAlias !== undefined ? eid.set(m.if(m.eq("i32", eb.get(), m.i32(8)), m.load("i32", entry.get(), 4), m.i32(-1))) : m.nop(),
             guarded,
           ]),
         ),
@@ -208,6 +234,18 @@ function hops(qe: QueryEmitter, f: FunctionScope, sel: IrSelect, h: number, clau
   }
   if (hop.edgeAlias !== undefined) clause.edges.delete(hop.edgeAlias);
   return out;
+}
+
+/** Vertex type names an edge type can lead to in a direction (undefined: unknown). */
+function possibleTargets(qe: QueryEmitter, edgeType: string, direction: "out" | "in" | "undirected"): string[] | undefined {
+  const et = qe.view.edgeType(edgeType);
+  if (et === undefined) return undefined;
+  const names = new Set<string>();
+  for (const p of et.pairs) {
+    if (direction === "out" || direction === "undirected") names.add(p.to);
+    if (direction === "in" || direction === "undirected") names.add(p.from);
+  }
+  return [...names];
 }
 
 /** ORDER BY keys (then LIMIT/OFFSET): the result becomes an ordered set. */

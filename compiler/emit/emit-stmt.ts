@@ -6,7 +6,7 @@ import { Ctl, FormatKind, RunStatus, RuntimeError } from "../../runtime-wasm/que
 import type { IrExpr, IrStmt, IrTarget } from "../ir/ir.js";
 import { STRING, type IrAccum, type IrType } from "../ir/types.js";
 import { G } from "./context.js";
-import { accumAdd, accumAssign, accumInit, accumRead, accumulateEntry, allocStates, collectionForEach, newContainer } from "./emit-accum.js";
+import { accumAdd, accumAssign, accumInit, accumRead, accumulateEntry, accumWriteInline, allocStates, collectionForEach, newContainer } from "./emit-accum.js";
 import { alloc } from "./emit-arena.js";
 import { deferWrite } from "./emit-deferred.js";
 import { arrayCellState, convert, emitExpr, vertexState } from "./emit-expr.js";
@@ -222,10 +222,11 @@ function write(qe: QueryEmitter, target: IrTarget, value: IrExpr, accumulate: bo
       }),
     );
   }
+  const inline = value.e === "entry" ? undefined : accumWriteInline(cx, qe.f, accum, () => stateLocal.get(), operands[0].expr, operands[0].type, !accumulate);
   return m.seq(
     setState,
     vertexLocal ? capture(() => vertexLocal.get()) : m.nop(),
-    apply(stateLocal.get(), operands.map((o) => o.expr)),
+    inline ?? apply(stateLocal.get(), operands.map((o) => o.expr)),
   );
 }
 

@@ -6,7 +6,7 @@
 // Storage: query-body variables, parameters, vertex-set variables and the addresses of
 // accumulator states are module globals (SELECTs are separate functions and read them);
 // FROM aliases, DML-level locals and loop variables inside a SELECT are function locals.
-import type { IrAccumDecl, IrQuery, IrVar } from "../ir/ir.js";
+import type { IrAccumDecl, IrExpr, IrQuery, IrVar } from "../ir/ir.js";
 import type { IrAccum } from "../ir/types.js";
 import { GraphView } from "../../runtime-wasm/schema/lookup.js";
 import type { DatabaseSchema } from "../../runtime-wasm/schema/types.js";
@@ -78,6 +78,8 @@ export class QueryEmitter {
   clause: ClauseState = QueryEmitter.queryClause();
   /** Label of the end of the query body (RETURN at query level). */
   bodyEnd = "body_end";
+  /** Expressions computed once per source vertex in the SELECT being emitted (hoist.ts). */
+  hoisted = new Map<IrExpr, Local>();
 
   constructor(
     readonly cx: EmitContext,

@@ -2,4 +2,4 @@
 // module exporting `suite: BenchSuite`. Add a line when a suite is written.
 import { registerSuite } from "./run.js";
 
-void registerSuite;
+registerSuite(async () => (await import("./queries.js")).suite);
