@@ -63,6 +63,13 @@ function mapExprs(s: IrStmt, fn: (x: IrExpr) => IrExpr): void {
     case "let":
       if (s.init) s.init = fn(s.init);
       break;
+    case "declAccum":
+      if (s.init) s.init = fn(s.init);
+      if (s.capacity) s.capacity = fn(s.capacity);
+      break;
+    case "return":
+      if (s.value) s.value = fn(s.value);
+      break;
     case "assign":
     case "accumulate":
       s.value = fn(s.value);
