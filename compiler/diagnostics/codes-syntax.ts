@@ -16,10 +16,10 @@ export const SYNTAX_CODES = {
   GSQL1014: { severity: "error", message: "this expression is not a statement; expected an assignment or a call" },
   GSQL1015: { severity: "error", message: "'{clause}' is given more than once in this query header" },
   GSQL1016: { severity: "error", message: "cannot assign to this expression" },
-  GSQL1017: { severity: "error", message: "'{found}' is not a type; expected a base type, a tuple name or an accumulator type" },
   GSQL1018: { severity: "error", message: "{type} takes {expected}; found {found}" },
   GSQL1019: { severity: "error", message: "an edge type in a pattern has one direction mark: '{name}>' or '<{name}'" },
   GSQL1020: { severity: "error", message: "unknown column reference '{text}'; expected $<position>, $\"<name>\" or $sys.<name>" },
   GSQL1021: { severity: "error", message: "HeapAccum needs at least one sort field" },
+  GSQL1022: { severity: "error", message: "'{word}' is a reserved word and cannot be used as a name" },
   GSQL1099: { severity: "error", message: "internal error while reading this statement ({detail}); please report it" },
 } as const;

@@ -14,7 +14,7 @@ import { defaultOf, valueKey } from "../values/coerce.js";
 import { compositeValues, idValueOfKey, type IdKey } from "../values/ids.js";
 import { applyOperator, needsExistingItem } from "../values/operators.js";
 import { ABSENT, BatchVertices } from "./batch-vertices.js";
-import { keyValues, planId, planWrites, type ItemPath, type PlannedWrite } from "./plan-writes.js";
+import { planId, planWrites, type ItemPath, type PlannedWrite } from "./plan-writes.js";
 
 interface VertexPlan {
   table: VertexTable;
@@ -25,22 +25,19 @@ interface VertexPlan {
   local: number;
 }
 
-/** One end of an edge item, resolved. */
-class Endpoint {
-  constructor(
-    readonly table: VertexTable,
-    readonly key: IdKey,
-    readonly raw: VertexKey["id"],
-    /** Local slot when the vertex existed before the batch, else CREATED or ABSENT (BatchVertices). */
-    readonly local: number,
-  ) {}
-}
-
+/** One edge item, validated and resolved (flat: one object per edge keeps large batches cheap). */
 class EdgePlan {
   constructor(
     readonly table: EdgeTable,
-    readonly from: Endpoint,
-    readonly to: Endpoint,
+    readonly fromTable: VertexTable,
+    readonly fromKey: IdKey,
+    readonly fromRaw: VertexKey["id"],
+    /** Local slot when the vertex existed before the batch, else CREATED or ABSENT (BatchVertices). */
+    readonly fromLocal: number,
+    readonly toTable: VertexTable,
+    readonly toKey: IdKey,
+    readonly toRaw: VertexKey["id"],
+    readonly toLocal: number,
     readonly discriminator: AttrValue[],
     readonly writes: PlannedWrite[],
   ) {}
@@ -61,7 +58,7 @@ export function applyUpsert(state: StoreState, batch: UpsertBatch, options: Upse
     version: state.current.version,
   };
   if (vertices.length === 0 && edges.length === 0) return result;
-  state.arena.reserve(estimateBytes(state, vertices, edges));
+  state.arena.reserve(planner.estimateBytes());
   const batchVertices = planner.vertices;
   for (const plan of vertices) applyVertex(plan, batchVertices);
   const createdByVertexItems = batchVertices.createdCount;
@@ -77,6 +74,11 @@ export function applyUpsert(state: StoreState, batch: UpsertBatch, options: Upse
 class Planner implements ItemPath {
   private list = "";
   private index = 0;
+  /** Bytes the plan's new data needs (see estimateBytes). */
+  private bytes = 1 << 16;
+  /** Tables the plan writes to. */
+  private readonly touched = new Set<VertexTable | EdgeTable>();
+  private lastTouched: VertexTable | EdgeTable | null = null;
 
   readonly skippedVertices: SkippedVertex[] = [];
   readonly skippedEdges: SkippedEdge[] = [];
@@ -92,6 +94,26 @@ class Planner implements ItemPath {
 
   path(suffix = ""): string {
     return `${this.list}[${this.index}]${suffix}`;
+  }
+
+  /**
+   * Generous estimate of the memory applying the plan allocates: new entries and list moves,
+   * values, and (while readers pin versions) copies of the arrays it touches.
+   */
+  estimateBytes(): number {
+    const pinned = this.state.space.pinnedVersions > 0;
+    let bytes = this.bytes;
+    for (const t of this.touched) {
+      if (t instanceof EdgeTable) for (const adj of t.adjacencies()) bytes += (pinned ? 3 : 1) * adj.slots * 8 + adj.chunkBytes / 8;
+      else bytes += (pinned ? 2 : 1) * (t.capacity * (t.idBytes + 1 + 8 * t.columns.length) + t.hashCapacity * 12);
+    }
+    return bytes;
+  }
+
+  private touch(table: VertexTable | EdgeTable): void {
+    if (table === this.lastTouched) return;
+    this.touched.add(table);
+    this.lastTouched = table;
   }
 
   planVertices(items: VertexUpsert[]): VertexPlan[] {
@@ -116,6 +138,8 @@ class Planner implements ItemPath {
         this.vertices.markCreated(table, key);
       }
       plans.push({ table, key, raw: item.id, writes, local });
+      this.touch(table);
+      this.bytes += 64 + (writes.length > 0 ? writesBytes(writes) : 0);
     }
     return plans;
   }
@@ -131,35 +155,48 @@ class Planner implements ItemPath {
       const ref = this.edgeRef(item?.type);
       const table = ref.table;
       const reversed = ref.reversed;
-      const from = this.endpoint(reversed ? item.to : item.from, reversed ? ".to" : ".from");
-      const to = this.endpoint(reversed ? item.from : item.to, reversed ? ".from" : ".to");
-      const pair = from.table.ordinal * 65536 + to.table.ordinal;
-      if (!table.allowed.has(pair) && (table.directed || !table.allowed.has(to.table.ordinal * 65536 + from.table.ordinal))) {
+      const fromRef = reversed ? item.to : item.from;
+      const toRef = reversed ? item.from : item.to;
+      const fromSuffix = reversed ? ".to" : ".from";
+      const toSuffix = reversed ? ".from" : ".to";
+      const fromTable = this.vertexTable(fromRef?.type, fromSuffix);
+      const fromKey = planId(fromTable, fromRef.id, this, `${fromSuffix}.id`);
+      const toTable = this.vertexTable(toRef?.type, toSuffix);
+      const toKey = planId(toTable, toRef.id, this, `${toSuffix}.id`);
+      const pair = fromTable.ordinal * 65536 + toTable.ordinal;
+      if (!table.allowed.has(pair) && (table.directed || !table.allowed.has(toTable.ordinal * 65536 + fromTable.ordinal))) {
         const path = this.path();
-        throw new StoreError("INVALID_ENDPOINT_TYPE", `${path}: edge type ${table.def.name} does not connect ${from.table.def.name} to ${to.table.def.name}`, { path, type: table.def.name });
+        throw new StoreError("INVALID_ENDPOINT_TYPE", `${path}: edge type ${table.def.name} does not connect ${fromTable.def.name} to ${toTable.def.name}`, { path, type: table.def.name });
       }
       const writes = planWrites(table.byName, table.discriminator, item.attributes, table.ctx.tuples, table.def.name, this);
       const discriminator = table.discriminator.length === 0 ? NO_VALUES : this.discriminatorValues(table, item);
-      if (from.local < 0 || to.local < 0) {
+      const fromLocal = this.vertices.resolve(fromTable, fromKey);
+      const toLocal = this.vertices.resolve(toTable, toKey);
+      if (fromLocal < 0 || toLocal < 0) {
         const missing: SkippedEdge["missing"] = [];
-        this.noteMissing(from, "source", missing);
-        this.noteMissing(to, "target", missing);
+        this.noteMissing(fromTable, fromKey, fromRef.id, fromLocal, "source", missing);
+        this.noteMissing(toTable, toKey, toRef.id, toLocal, "target", missing);
         if (missing.length > 0) {
           this.skippedEdges.push({ index, type: ref.key, missing });
           continue;
         }
       }
-      const identity = this.edgeKeys ? edgeIdentity(table, from, to, discriminator) : "";
+      const plan = new EdgePlan(table, fromTable, fromKey, fromRef.id, fromLocal, toTable, toKey, toRef.id, toLocal, discriminator, writes);
+      const identity = this.edgeKeys ? edgeIdentity(plan) : "";
       if (writes.length > 0) {
         const needy = writes.find((w) => needsExistingItem(w.op));
-        if (needy && !this.edgeExists(table, from, to, discriminator, identity)) {
+        if (needy && !this.edgeExists(plan, identity)) {
           throw missingItem(`${this.path()}: operator "${needy.op}" on attribute ${needy.column.name} of an edge that does not exist`, table.def.name);
         }
       }
-      if (from.local === ABSENT) this.vertices.markCreated(from.table, from.key);
-      if (to.local === ABSENT) this.vertices.markCreated(to.table, to.key);
+      if (fromLocal === ABSENT) this.vertices.markCreated(fromTable, fromKey);
+      if (toLocal === ABSENT) this.vertices.markCreated(toTable, toKey);
       this.edgeKeys?.add(identity);
-      plans.push(new EdgePlan(table, from, to, discriminator, writes));
+      plans.push(plan);
+      this.touch(table);
+      if (fromLocal < 0) this.touch(fromTable);
+      if (toLocal < 0) this.touch(toTable);
+      this.bytes += 176 + (writes.length > 0 ? writesBytes(writes) : 0);
     }
     return plans;
   }
@@ -180,12 +217,6 @@ class Planner implements ItemPath {
       throw new StoreError("UNKNOWN_EDGE_TYPE", `${path}: invalid edge type ${String(type)}`, { path, type: String(type) });
     }
     return ref;
-  }
-
-  private endpoint(key: VertexKey | undefined, suffix: string): Endpoint {
-    const table = this.vertexTable(key?.type, suffix);
-    const id = planId(table, key!.id, this, `${suffix}.id`);
-    return new Endpoint(table, id, key!.id, this.vertices.resolve(table, id));
   }
 
   private discriminatorValues(table: EdgeTable, item: EdgeUpsert): AttrValue[] {
@@ -209,18 +240,18 @@ class Planner implements ItemPath {
   }
 
   /** Add the endpoint to `missing` when it does not exist and may not be created (or is retired). */
-  private noteMissing(end: Endpoint, role: "source" | "target", missing: SkippedEdge["missing"]): void {
-    if (end.local !== ABSENT) return;
-    const retired = end.table.retiredKeys.size > 0 && end.table.retiredKeys.has(end.key);
+  private noteMissing(table: VertexTable, key: IdKey, raw: VertexKey["id"], local: number, role: "source" | "target", missing: SkippedEdge["missing"]): void {
+    if (local !== ABSENT) return;
+    const retired = table.retiredKeys.size > 0 && table.retiredKeys.has(key);
     const o = this.options;
     const mustExist = o.vertexMustExist || o.updateVertexOnly || (role === "source" ? o.sourceVertexMustExist : o.targetVertexMustExist);
-    if (retired || mustExist) missing.push({ type: end.table.key, id: idOf(end.table, end.raw, end.key), retired });
+    if (retired || mustExist) missing.push({ type: table.key, id: idOf(table, raw, key), retired });
   }
 
-  private edgeExists(table: EdgeTable, from: Endpoint, to: Endpoint, discriminator: AttrValue[], identity: string): boolean {
+  private edgeExists(plan: EdgePlan, identity: string): boolean {
     if (this.edgeKeys?.has(identity)) return true;
-    if (from.local < 0 || to.local < 0) return false;
-    return findEdge(table, from.table, from.local, to.table.vidOf(to.local), discriminator) !== -2;
+    if (plan.fromLocal < 0 || plan.toLocal < 0) return false;
+    return findEdge(plan.table, plan.fromTable, plan.fromLocal, plan.toTable.vidOf(plan.toLocal), plan.discriminator) !== -2;
   }
 }
 
@@ -239,16 +270,16 @@ function sameDiscriminator(table: EdgeTable, eid: number, values: AttrValue[]): 
   return true;
 }
 
-function edgeIdentity(table: EdgeTable, from: Endpoint, to: Endpoint, discriminator: AttrValue[]): string {
-  let a = `${from.table.ordinal}:${valueKey(from.key as AttrValue)}`;
-  let b = `${to.table.ordinal}:${valueKey(to.key as AttrValue)}`;
-  if (!table.directed && b < a) [a, b] = [b, a];
-  return `${a}|${b}|${discriminator.map(valueKey).join("|")}`;
+function edgeIdentity(plan: EdgePlan): string {
+  let a = `${plan.fromTable.ordinal}:${valueKey(plan.fromKey as AttrValue)}`;
+  let b = `${plan.toTable.ordinal}:${valueKey(plan.toKey as AttrValue)}`;
+  if (!plan.table.directed && b < a) [a, b] = [b, a];
+  return `${a}|${b}|${plan.discriminator.map(valueKey).join("|")}`;
 }
 
 function applyVertex(plan: VertexPlan, vertices: BatchVertices): void {
   const { table, key } = plan;
-  const local = plan.local >= 0 ? plan.local : vertices.slotFor(table, key, () => keyValues(table, plan.raw, key));
+  const local = plan.local >= 0 ? plan.local : vertices.slotFor(table, key, plan.raw);
   const existed = plan.local >= 0 || !vertices.justCreated;
   for (const w of plan.writes) {
     if (existed && w.op === "~") continue;
@@ -257,12 +288,12 @@ function applyVertex(plan: VertexPlan, vertices: BatchVertices): void {
 }
 
 function applyEdge(plan: EdgePlan, vertices: BatchVertices): void {
-  const { table, from, to } = plan;
-  const fromLocal = from.local >= 0 ? from.local : vertices.slotFor(from.table, from.key, () => keyValues(from.table, from.raw, from.key));
-  const toLocal = to.local >= 0 ? to.local : vertices.slotFor(to.table, to.key, () => keyValues(to.table, to.raw, to.key));
-  const fromVid = from.table.vidOf(fromLocal);
-  const toVid = to.table.vidOf(toLocal);
-  const found = findEdge(table, from.table, fromLocal, toVid, plan.discriminator);
+  const { table, fromTable, toTable } = plan;
+  const fromLocal = plan.fromLocal >= 0 ? plan.fromLocal : vertices.slotFor(fromTable, plan.fromKey, plan.fromRaw);
+  const toLocal = plan.toLocal >= 0 ? plan.toLocal : vertices.slotFor(toTable, plan.toKey, plan.toRaw);
+  const fromVid = fromTable.vidOf(fromLocal);
+  const toVid = toTable.vidOf(toLocal);
+  const found = findEdge(table, fromTable, fromLocal, toVid, plan.discriminator);
   if (found !== -2) {
     for (const w of plan.writes) {
       if (w.op === "~") continue;
@@ -274,7 +305,7 @@ function applyEdge(plan: EdgePlan, vertices: BatchVertices): void {
   const eid = table.newEid();
   plan.discriminator.forEach((value, i) => table.writeAttribute(table.discriminator[i], eid, value));
   for (const w of plan.writes) table.writeAttribute(w.column, eid, w.value);
-  table.link(from.table.ordinal, fromLocal, fromVid, to.table.ordinal, toLocal, toVid, eid);
+  table.link(fromTable.ordinal, fromLocal, fromVid, toTable.ordinal, toLocal, toVid, eid);
 }
 
 function combine(w: PlannedWrite, stored: AttrValue): AttrValue {
@@ -291,32 +322,6 @@ function missingItem(message: string, type: string): StoreError {
 
 function idOf(table: VertexTable, raw: VertexKey["id"], key: IdKey): IdValue {
   return table.idKind === IdKind.COMPOSITE ? compositeValues(table.def, raw, table.ctx.tuples) : idValueOfKey(table.idKind, key);
-}
-
-/**
- * Generous estimate of the memory the plan allocates: new entries and list moves, values, and
- * (while readers pin versions) copies of the arrays it touches.
- */
-function estimateBytes(state: StoreState, vertices: VertexPlan[], edges: EdgePlan[]): number {
-  let bytes = (1 << 16) + vertices.length * 64 + edges.length * 176;
-  const touched = new Set<VertexTable | EdgeTable>();
-  let last: VertexTable | EdgePlan | undefined;
-  for (const v of vertices) {
-    if (v.table !== last) touched.add(v.table);
-    last = v.table;
-    if (v.writes.length > 0) bytes += writesBytes(v.writes);
-  }
-  for (const e of edges) {
-    if (!(last instanceof EdgePlan) || last.table !== e.table || last.from.table !== e.from.table || last.to.table !== e.to.table) touched.add(e.table).add(e.from.table).add(e.to.table);
-    last = e;
-    if (e.writes.length > 0) bytes += writesBytes(e.writes);
-  }
-  const pinned = state.space.pinnedVersions > 0;
-  for (const t of touched) {
-    if (t instanceof EdgeTable) for (const adj of t.adjacencies()) bytes += (pinned ? 3 : 1) * adj.slots * 8 + adj.chunkBytes / 8;
-    else bytes += (pinned ? 2 : 1) * (t.capacity * (t.idBytes + 1 + 8 * t.columns.length) + t.hashCapacity * 4);
-  }
-  return bytes;
 }
 
 function writesBytes(writes: PlannedWrite[]): number {
