@@ -14,6 +14,7 @@ import { QueryPool, type QueryPoolOptions } from "./query-pool.js";
 import type { SelectTiming } from "./run-types.js";
 import { resolveBindings, SnapshotGraphReader, storeLender, vidBound } from "./store-bridge.js";
 import { applyDml, type DmlSummary } from "./apply-dml.js";
+import { writeMonitorLog } from "./monitor-log.js";
 
 export interface CompiledQuery {
   module: WebAssembly.Module;
@@ -38,13 +39,15 @@ export interface RunQueryOptions {
   signal?: AbortSignal;
   /** `__GQUERY__USING_ALL_ACTIVE_MODE=true` */
   allActive?: boolean;
-  /** `__GQUERY__monitor=true`: per-SELECT timings come back in `monitor`. */
+  /** `__GQUERY__monitor=true`: per-SELECT timings come back in `monitor`, and are written
+   * to a log file in `monitorLogDir` when one is given (`monitorLog` names it). */
   monitor?: boolean;
+  monitorLogDir?: string;
   floatStyle?: FloatStyle;
 }
 
 export type QueryResult =
-  | { ok: true; results: string; ms: number; warnings: string[]; logs: string[]; monitor?: SelectTiming[]; changes?: DmlSummary }
+  | { ok: true; results: string; ms: number; warnings: string[]; logs: string[]; monitor?: SelectTiming[]; monitorLog?: string; changes?: DmlSummary }
   | { ok: false; kind: "exception"; message: string; code: number }
   | { ok: false; kind: "error" | "bad-argument"; message: string }
   | { ok: false; kind: "timeout" | "aborted"; message: string };
@@ -93,7 +96,8 @@ export class QueryRuntime {
               return { ok: false, kind: "error", message: `Runtime Error: the query's data modification failed: ${(e as Error).message}` };
             }
           }
-          return { ok: true, results, ms: outcome.ms, warnings, logs: outcome.logs, monitor: outcome.monitor, changes };
+          const monitorLog = options.monitor && options.monitorLogDir ? writeMonitorLog(options.monitorLogDir, query.manifest.name, outcome.monitor ?? [], outcome.ms) : undefined;
+          return { ok: true, results, ms: outcome.ms, warnings, logs: outcome.logs, monitor: outcome.monitor, ...(monitorLog ? { monitorLog } : {}), changes };
         }
         case "exception":
           return { ok: false, kind: "exception", message: outcome.message, code: outcome.code };
