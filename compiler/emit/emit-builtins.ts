@@ -246,7 +246,7 @@ function coalesce(qe: QueryEmitter, x: CallExpr): Expr {
     const a = x.args[i];
     const converted = convert(qe, a.type, x.type, emitExpr(qe, a));
     if (a.e === "var" && qe.variable(a.id).kind === "param") {
-      value = m.if(m.globalGet(qe.cx.ensureGlobal(`present${a.id}`, "i32"), "i32"), converted, value);
+      value = m.if(m.globalGet(qe.ownGlobal(`present${a.id}`, "i32"), "i32"), converted, value);
     } else {
       value = converted;
     }

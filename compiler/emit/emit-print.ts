@@ -9,6 +9,7 @@ import { emitExpr, vertexState } from "./emit-expr.js";
 import { outKey, outTag, outVertexRecord } from "./emit-output.js";
 import { writeAccumState, writeValue } from "./emit-write.js";
 import { vsetForEach } from "./emit-vset.js";
+import { CALL_DEPTH } from "./emit-subquery.js";
 import type { Expr } from "./module.js";
 import { UnsupportedError, type QueryEmitter } from "./query-emitter.js";
 
@@ -23,8 +24,10 @@ export function emitPrint(qe: QueryEmitter, s: Extract<IrStmt, { s: "print" }>):
     body.push(item.expr.type.t === "vset" ? printVertexSet(qe, item, hasSets ? s.where : undefined) : printValue(qe, item.expr));
   }
   body.push(outTag(cx, Out.End));
-  if (s.where && !hasSets) return m.if(emitExpr(qe, s.where), m.seq(...body));
-  return m.seq(...body);
+  const print = s.where && !hasSets ? m.if(emitExpr(qe, s.where), m.seq(...body)) : m.seq(...body);
+  // a called query's PRINT does not reach the results
+  cx.ensureGlobal(CALL_DEPTH, "i32");
+  return m.if(m.eqz("i32", m.globalGet(CALL_DEPTH, "i32")), print);
 }
 
 /** A value; an accumulator prints as its state (a bitwise accumulator as its bits). */

@@ -83,7 +83,9 @@ export function emitStmt(qe: QueryEmitter, s: IrStmt): Expr {
     case "log":
       return emitLog(qe, s.cond, s.args);
     case "return":
-      if (s.value) throw new UnsupportedError("RETURN with a value (sub-queries)");
+      // a query run directly ends here (its value is not part of the results); a called one
+      // hands the value to its caller
+      if (s.value && qe.returnLocal && qe.ir.returns) return m.seq(qe.returnLocal.set(convert(qe, s.value.type, qe.ir.returns, emitExpr(qe, s.value))), m.br(qe.bodyEnd));
       return m.br(qe.bodyEnd);
     case "raise":
       return raise(qe, s.exception, s.message);
@@ -438,7 +440,9 @@ function raise(qe: QueryEmitter, exceptionId: number, message?: IrExpr): Expr {
     ? emitExpr(qe, message)
     : emitExpr(qe, { e: "const", type: STRING, value: `Exception ${exc.name} is raised with error code ${exc.code}` });
   const handler = qe.tries[qe.tries.length - 1];
-  return m.seq(m.globalSet(EXC.code, m.i32(exc.code)), m.globalSet(EXC.message, text), handler ? m.br(handler) : uncaught(qe));
+  // uncaught in a called query: back to the caller, which passes it on
+  const away = handler ? m.br(handler) : qe.functionKind === "subquery" ? m.br(qe.bodyEnd) : uncaught(qe);
+  return m.seq(m.globalSet(EXC.code, m.i32(exc.code)), m.globalSet(EXC.message, text), away);
 }
 
 /** An exception nobody catches: the run ends with its code and message. */
@@ -484,8 +488,8 @@ function emitTry(qe: QueryEmitter, s: Extract<IrStmt, { s: "try" }>): Expr {
   return m.block(end, [m.block(caught, [...body, m.br(end)]), dispatch]);
 }
 
-/** An exception a TRY does not handle goes to the enclosing TRY, or ends the run. */
+/** An exception a TRY does not handle goes to the enclosing TRY, or to the caller, or ends the run. */
 function propagate(qe: QueryEmitter): Expr {
   const outer = qe.tries[qe.tries.length - 1];
-  return outer ? qe.m.br(outer) : uncaught(qe);
+  return outer ? qe.m.br(outer) : qe.functionKind === "subquery" ? qe.m.br(qe.bodyEnd) : uncaught(qe);
 }
