@@ -14,6 +14,7 @@ import { GG } from "./emit-graph.js";
 import { heapNew } from "./emit-heap.js";
 import { emitPrint } from "./emit-print.js";
 import { emitAttrWrite, emitDelete, emitInsertEdge, emitInsertVertex } from "./emit-dml.js";
+import { fileLine, fileOpen } from "./emit-file.js";
 import { primeCapture, primeDeclare } from "./emit-prime.js";
 import { emitSelect } from "./emit-select.js";
 import { strAddress, strConcat, strLength, formatToString } from "./emit-strings.js";
@@ -43,7 +44,8 @@ export function emitStmt(qe: QueryEmitter, s: IrStmt): Expr {
       const v = qe.variable(s.id);
       if (qe.clause.level !== "query") qe.declareLocal(s.id);
       let value: Expr;
-      if (s.init) value = convertTo(qe, s.init, v.type);
+      if (v.type.t === "file") value = fileOpen(qe, s.init ? emitExpr(qe, s.init) : m.i64(0));
+      else if (s.init) value = convertTo(qe, s.init, v.type);
       else if (v.type.t === "accum") value = newContainer(cx, v.type.accum);
       else value = defaultValue(cx, v.type);
       return qe.writeVar(s.id, value);
@@ -92,7 +94,7 @@ export function emitStmt(qe: QueryEmitter, s: IrStmt): Expr {
     case "try":
       return emitTry(qe, s);
     case "println":
-      throw new UnsupportedError("FILE output (println)");
+      return fileLine(qe, qe.readVar(s.file), s.args);
     case "insertVertex":
       return emitInsertVertex(qe, s);
     case "insertEdge":

@@ -120,6 +120,10 @@ export const enum Out {
   RawJson = 19,
   /** The next value item, as text (strings unquoted, vertices by id), is the key. */
   KeyOf = 20,
+  /** FILE declared: u32 file number, then its path as a String item (the file starts empty). */
+  FileOpen = 21,
+  /** One line for a FILE: u32 file number, then value items until End (println, TO_CSV). */
+  FileLine = 22,
 }
 
 /**

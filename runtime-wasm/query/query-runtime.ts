@@ -3,6 +3,8 @@
 // arguments against it, hands the run to the worker pool, and formats the output as the
 // `results` JSON from the same snapshot, so a run sees one consistent version of the graph
 // however many writes happen meanwhile.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import type { GraphStore, Snapshot } from "../store/api.js";
 import { graphView } from "../schema/lookup.js";
 import { decodeOutput } from "../output/decode-output.js";
@@ -43,6 +45,11 @@ export interface RunQueryOptions {
    * to a log file in `monitorLogDir` when one is given (`monitorLog` names it). */
   monitor?: boolean;
   monitorLogDir?: string;
+  /**
+   * Writes a FILE's content when the query has succeeded (default: to that path on this
+   * machine, creating its directory). A server may refuse paths outside a directory here.
+   */
+  writeFile?: (path: string, content: string) => void;
   floatStyle?: FloatStyle;
 }
 
@@ -86,7 +93,8 @@ export class QueryRuntime {
       switch (outcome.kind) {
         case "ok": {
           const reader = new SnapshotGraphReader(snapshot, snapshot.schema, options.floatStyle);
-          const results = decodeOutput(outcome.output, query.manifest, { reader, floatStyle: options.floatStyle });
+          const files = new Map<string, string[]>();
+          const results = decodeOutput(outcome.output, query.manifest, { reader, floatStyle: options.floatStyle, files });
           // The query's writes become visible now that it has ended successfully.
           let changes: DmlSummary | undefined;
           if (outcome.dml && outcome.dml.length > 0) {
@@ -95,6 +103,11 @@ export class QueryRuntime {
             } catch (e) {
               return { ok: false, kind: "error", message: `Runtime Error: the query's data modification failed: ${(e as Error).message}` };
             }
+          }
+          try {
+            for (const [path, lines] of files) (options.writeFile ?? writeFileMakingDirs)(path, lines.length ? lines.join("\n") + "\n" : "");
+          } catch (e) {
+            return { ok: false, kind: "error", message: `Runtime Error: cannot write the query's file output: ${(e as Error).message}` };
           }
           const monitorLog = options.monitor && options.monitorLogDir ? writeMonitorLog(options.monitorLogDir, query.manifest.name, outcome.monitor ?? [], outcome.ms) : undefined;
           return { ok: true, results, ms: outcome.ms, warnings, logs: outcome.logs, monitor: outcome.monitor, ...(monitorLog ? { monitorLog } : {}), changes };
@@ -116,6 +129,11 @@ export class QueryRuntime {
   close(): Promise<void> {
     return this.pool.close();
   }
+}
+
+function writeFileMakingDirs(path: string, content: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, content);
 }
 
 function defaultOf(p: ManifestParam): QueryArgument {

@@ -37,6 +37,13 @@ describe("query run options", function () {
     expect(plain.ok && plain.monitor).to.deep.equal([]);
   });
 
+  it("LOG writes its values to the run's log only when its condition holds", async () => {
+    const db = createDatabase(SAMPLE_DDL, SAMPLE_DATA);
+    const q = await compileGsql(db, 'CREATE QUERY l(INT n) FOR GRAPH G { LOG(n > 1, "n is", n, 2.5); LOG(n > 100, "never"); PRINT n; }');
+    const r = await sharedRuntime().run(db.store, db.graph, q, [3n]);
+    expect(r.ok && r.logs).to.deep.equal(["n is, 3, 2.5"]);
+  });
+
   it("an abort signal stops a running query; the runtime keeps working", async () => {
     const db = createDatabase(SAMPLE_DDL, SAMPLE_DATA);
     const spin = await compileGsql(db, "CREATE QUERY spin() FOR GRAPH G { INT i = 0; WHILE TRUE DO i = i + 1; END; }");
