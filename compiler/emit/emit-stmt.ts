@@ -85,9 +85,10 @@ export function emitStmt(qe: QueryEmitter, s: IrStmt): Expr {
     case "log":
       return emitLog(qe, s.cond, s.args);
     case "return":
-      // a query run directly ends here (its value is not part of the results); a called one
-      // hands the value to its caller
+      // A called query hands the value to its caller; run directly, the value is not part of
+      // the output (gsql-semantics §9.1): it is evaluated (for its errors) and the run ends.
       if (s.value && qe.returnLocal && qe.ir.returns) return m.seq(qe.returnLocal.set(convert(qe, s.value.type, qe.ir.returns, emitExpr(qe, s.value))), m.br(qe.bodyEnd));
+      if (s.value) return m.seq(m.drop(emitExpr(qe, s.value)), m.br(qe.bodyEnd));
       return m.br(qe.bodyEnd);
     case "raise":
       return raise(qe, s.exception, s.message);
