@@ -16,7 +16,7 @@ import { bitsOf, defaultValue, makeTuple } from "./emit-values.js";
 import { convert, emitExpr } from "./emit-expr.js";
 import { vsetCount } from "./emit-vset.js";
 import { neighbors } from "./emit-neighbors.js";
-import { fileLine } from "./emit-file.js";
+import { emitPrintln } from "./emit-file.js";
 import type { Expr } from "./module.js";
 import { UnsupportedError, type QueryEmitter } from "./query-emitter.js";
 import { wasmType } from "./wasm-types.js";
@@ -266,7 +266,7 @@ export function emitMethod(qe: QueryEmitter, x: MethodExpr): Expr {
   const lname = name.toLowerCase();
 
   if (receiver === "vertexSet" && lname === "size") return m.convert("i32", "i64", vsetCount(cx, target()), true);
-  if (receiver === "file" && lname === "println") return fileLine(qe, target(), x.args);
+  if (receiver === "file" && lname === "println") return emitPrintln(qe, x.target, x.args);
   if (receiver === "vertex") return vertexMethod(qe, x, lname);
   if (receiver === "edge" && lname === "isdirected") {
     const edge = x.target.e === "var" ? qe.clause.edges.get(x.target.id) : undefined;

@@ -1,40 +1,45 @@
-// FILE objects (gsql-semantics §8.4): `FILE f (path)` starts the file empty, `f.println(...)`
-// and `PRINT ... TO_CSV f` add lines. The module writes FileOpen / FileLine records into its
-// output stream; the host turns them into text (values separated by commas, list elements
-// by spaces, vertices by their ids) and writes the files when the query has succeeded.
-import { Out } from "../../runtime-wasm/query/abi.js";
+// FILE objects (gsql-semantics §8.4). A file's content is written when the query ends,
+// like its graph writes, so a FILE value is a file number and every line goes to the
+// data-modification log: `FILE f (path)` (or a FILE parameter) logs FileOpen with the path,
+// `f.println(a, b, ...)` logs FileLine with the typed values; the host formats each value as
+// text (vertices by their ids), joins them with commas and writes the files after a
+// successful run. A FILE parameter the caller left out is file number -1: println to it is a
+// runtime error.
+import { Dml, RuntimeError } from "../../runtime-wasm/query/abi.js";
 import type { IrExpr } from "../ir/ir.js";
+import { STRING } from "../ir/types.js";
+import { dmlOp, dmlRecord, dmlU32 } from "./emit-dml.js";
 import { emitExpr } from "./emit-expr.js";
-import { outTag, outTagString, outTagValue } from "./emit-output.js";
 import { writeValue } from "./emit-write.js";
 import type { Expr } from "./module.js";
 import type { QueryEmitter } from "./query-emitter.js";
 
-/** Run-wide counter numbering the files a run declares. */
 const FILE_COUNT = "file_count";
 
-/** Declares a file: a new file number, and a FileOpen record (the file starts empty). */
+/** Opens a file for the path (a STRING expression); the expression's value is the new file number. */
 export function fileOpen(qe: QueryEmitter, path: Expr): Expr {
   const m = qe.m;
-  const cx = qe.cx;
-  cx.ensureGlobal(FILE_COUNT, "i32");
-  const name = cx.helper("file_open", [{ name: "path", type: "i64" }], "i32", (f) => {
-    const h = f.local("i32", "h");
-    return [
-      h.set(m.globalGet(FILE_COUNT, "i32")),
-      m.globalSet(FILE_COUNT, m.add("i32", h.get(), m.i32(1))),
-      // FileOpen: tag and file number, then the path as a String item
-      outTagValue(cx, Out.FileOpen, "i32", h.get()),
-      outTagString(cx, Out.String, f.param(0).get()),
-      h.get(),
-    ];
-  });
-  return m.call(name, [path], "i32");
+  const count = qe.cx.ensureGlobal(FILE_COUNT, "i32");
+  const n = qe.f.local("i32", "file");
+  return m.block(
+    null,
+    [
+      n.set(m.globalGet(count, "i32")),
+      m.globalSet(count, m.add("i32", n.get(), m.i32(1))),
+      dmlRecord(qe, [dmlOp(qe, Dml.FileOpen), dmlU32(qe, n.get()), writeValue(qe.cx, STRING, path)]),
+      n.get(),
+    ],
+    "i32",
+  );
 }
 
-/** One line of values for file `handle`. */
-export function fileLine(qe: QueryEmitter, handle: Expr, values: IrExpr[]): Expr {
+/** `f.println(args...)`: one line of the file. */
+export function emitPrintln(qe: QueryEmitter, file: IrExpr, args: IrExpr[]): Expr {
   const m = qe.m;
-  const cx = qe.cx;
-  return m.seq(outTagValue(cx, Out.FileLine, "i32", handle), ...values.map((v) => writeValue(cx, v.type, emitExpr(qe, v))), outTag(cx, Out.End));
+  const n = qe.f.local("i32", "file");
+  return m.seq(
+    n.set(emitExpr(qe, file)),
+    m.if(m.lt("i32", n.get(), m.i32(0)), qe.cx.host("fail", [m.i32(RuntimeError.NoFile)])),
+    dmlRecord(qe, [dmlOp(qe, Dml.FileLine), dmlU32(qe, n.get()), dmlU32(qe, m.i32(args.length)), ...args.map((a) => writeValue(qe.cx, a.type, emitExpr(qe, a)))]),
+  );
 }

@@ -28,7 +28,7 @@ export function paramPresent(qe: QueryEmitter, id: number): Expr {
 /** How the host encodes a parameter of IR type `t`. */
 export function paramType(t: IrType): ParamType {
   if (t.t === "scalar") return { base: t.name };
-  // a FILE parameter is given as the path of the file
+  // a FILE parameter is given as its path
   if (t.t === "file") return { base: "STRING" };
   if (t.t === "vertex") return { base: "VERTEX", vertexType: t.vertexType };
   if (t.t === "json") return { base: t.name };
@@ -82,7 +82,7 @@ export function finishParams(qe: QueryEmitter): void {
           );
         } else if (v.type.t === "file") {
           const path = decodeValue(qe, { t: "scalar", name: "STRING" }, () => m.add("i32", slotAt(), m.i32(8)));
-          body.push(qe.writeVar(id, fileOpen(qe, path)));
+          body.push(qe.writeVar(id, m.if(m.globalGet(present, "i32"), fileOpen(qe, path), m.i32(-1))));
         } else {
           const value = decodeValue(qe, v.type, () => m.add("i32", slotAt(), m.i32(8)));
           body.push(qe.writeVar(id, m.if(m.globalGet(present, "i32"), value, v.type.t === "vertex" ? m.i32(-1) : m.constant(wasmType(v.type), 0))));

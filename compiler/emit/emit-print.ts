@@ -10,7 +10,7 @@ import { outKey, outTag, outVertexRecord } from "./emit-output.js";
 import { writeAccumState, writeValue } from "./emit-write.js";
 import { vsetForEach } from "./emit-vset.js";
 import { CALL_DEPTH } from "./emit-subquery.js";
-import { fileLine } from "./emit-file.js";
+import { emitPrintln } from "./emit-file.js";
 import { childExprs } from "../passes/walk-ir.js";
 import type { Expr } from "./module.js";
 import { UnsupportedError, type QueryEmitter } from "./query-emitter.js";
@@ -45,7 +45,7 @@ function printToCsv(qe: QueryEmitter, s: Extract<IrStmt, { s: "print" }>, file: 
   exprs.forEach((x) => setsRead(qe, x, sets));
   if (s.where) setsRead(qe, s.where, sets);
   const line = () => {
-    const l = fileLine(qe, qe.readVar(file), exprs);
+    const l = emitPrintln(qe, { e: "var", id: file, type: qe.variable(file).type }, exprs);
     return s.where ? m.if(emitExpr(qe, s.where), l) : l;
   };
   if (sets.size === 0) return line();

@@ -13,8 +13,8 @@ import { arrayCellState, convert, emitExpr, vertexState } from "./emit-expr.js";
 import { GG } from "./emit-graph.js";
 import { heapNew } from "./emit-heap.js";
 import { emitPrint } from "./emit-print.js";
+import { emitPrintln, fileOpen } from "./emit-file.js";
 import { emitAttrWrite, emitDelete, emitInsertEdge, emitInsertVertex } from "./emit-dml.js";
-import { fileLine, fileOpen } from "./emit-file.js";
 import { primeCapture, primeDeclare } from "./emit-prime.js";
 import { emitSelect } from "./emit-select.js";
 import { strAddress, strConcat, strLength, formatToString } from "./emit-strings.js";
@@ -44,7 +44,7 @@ export function emitStmt(qe: QueryEmitter, s: IrStmt): Expr {
       const v = qe.variable(s.id);
       if (qe.clause.level !== "query") qe.declareLocal(s.id);
       let value: Expr;
-      if (v.type.t === "file") value = fileOpen(qe, s.init ? emitExpr(qe, s.init) : m.i64(0));
+      if (v.type.t === "file") value = s.init ? fileOpen(qe, emitExpr(qe, s.init)) : m.i32(-1);
       else if (s.init) value = convertTo(qe, s.init, v.type);
       else if (v.type.t === "accum") value = newContainer(cx, v.type.accum);
       else value = defaultValue(cx, v.type);
@@ -95,7 +95,7 @@ export function emitStmt(qe: QueryEmitter, s: IrStmt): Expr {
     case "try":
       return emitTry(qe, s);
     case "println":
-      return fileLine(qe, qe.readVar(s.file), s.args);
+      return emitPrintln(qe, { e: "var", id: s.file, type: qe.variable(s.file).type }, s.args);
     case "insertVertex":
       return emitInsertVertex(qe, s);
     case "insertEdge":

@@ -18,8 +18,6 @@ export interface DecodeOptions {
   floatStyle?: FloatStyle;
   /** Needed when the output holds vertices or edges. */
   reader?: GraphReader;
-  /** Receives the FILE output (println, PRINT ... TO_CSV): path -> lines, in order. */
-  files?: Map<string, string[]>;
 }
 
 /** Thrown when the stream is malformed (a bug in the generated code, never user input). */
@@ -57,10 +55,6 @@ class OutputDecoder {
     let prints = 0;
     while (this.more()) {
       const tag = this.u8();
-      if (tag === Out.FileOpen || tag === Out.FileLine) {
-        this.fileRecord(tag);
-        continue;
-      }
       if (tag !== Out.PrintBegin) throw new OutputFormatError(`expected a PRINT, found tag ${tag}`);
       if (prints++ > 0) this.out.push(",");
       this.out.push("{");
@@ -162,38 +156,6 @@ class OutputDecoder {
       default:
         throw new OutputFormatError(`unknown output tag ${tag}`);
     }
-  }
-
-  /** FILE records: a declaration (truncates) or a line of values separated by commas. */
-  private readonly filePaths = new Map<number, string>();
-  private fileRecord(tag: number): void {
-    const handle = this.u32();
-    if (tag === Out.FileOpen) {
-      if (this.u8() !== Out.String) throw new OutputFormatError("a FILE declaration without its path");
-      const path = this.text();
-      this.filePaths.set(handle, path);
-      this.options.files?.set(path, []);
-      return;
-    }
-    const fields: string[] = [];
-    for (let t = this.u8(); t !== Out.End; t = this.u8()) fields.push(this.fileText(t));
-    const path = this.filePaths.get(handle);
-    if (path !== undefined) this.options.files?.get(path)?.push(fields.join(","));
-  }
-
-  /** A value as FILE text: strings as they are, lists as their elements separated by spaces. */
-  private fileText(tag: number): string {
-    if (tag === Out.ArrayBegin) {
-      const items: string[] = [];
-      for (let t = this.u8(); t !== Out.End; t = this.u8()) items.push(this.fileText(t));
-      return items.join(" ");
-    }
-    const saved = this.out;
-    this.out = [];
-    this.value(tag);
-    const text = this.out.join("");
-    this.out = saved;
-    return text.startsWith('"') ? (JSON.parse(text) as string) : text;
   }
 
   /** The text of the next value, used as an object key (MapAccum keys): strings without quotes. */

@@ -120,10 +120,6 @@ export const enum Out {
   RawJson = 19,
   /** The next value item, as text (strings unquoted, vertices by id), is the key. */
   KeyOf = 20,
-  /** FILE declared: u32 file number, then its path as a String item (the file starts empty). */
-  FileOpen = 21,
-  /** One line for a FILE: u32 file number, then value items until End (println, TO_CSV). */
-  FileLine = 22,
 }
 
 /**
@@ -149,6 +145,10 @@ export const enum Dml {
   DeleteVertex = 7,
   /** edge type ordinal (of the snapshot), from, to, eid */
   DeleteEdge = 8,
+  /** FILE object opened (declared, or passed as a parameter): file number, path (u32 length, bytes) */
+  FileOpen = 9,
+  /** f.println(...): file number, count, count x value; written as one line of text */
+  FileLine = 10,
 }
 
 /** Host functions a module may import from HOST_MODULE, with their wasm signatures. */
@@ -294,6 +294,8 @@ export const enum RuntimeError {
   OutputTooLarge = 7,
   BadDatetime = 8,
   BadInteger = 9,
+  /** println to a FILE parameter the caller did not give. */
+  NoFile = 10,
 }
 
 export const RUNTIME_ERROR_MESSAGES: Record<number, string> = {
@@ -306,4 +308,5 @@ export const RUNTIME_ERROR_MESSAGES: Record<number, string> = {
   7: "Runtime Error: the query output exceeds the size limit.",
   8: "Runtime Error: the text is not a valid DATETIME.",
   9: "Runtime Error: the text is not a valid integer.",
+  10: "Runtime Error: no file path was given for the FILE parameter.",
 };

@@ -3,8 +3,6 @@
 // arguments against it, hands the run to the worker pool, and formats the output as the
 // `results` JSON from the same snapshot, so a run sees one consistent version of the graph
 // however many writes happen meanwhile.
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
 import type { GraphStore, Snapshot } from "../store/api.js";
 import { graphView } from "../schema/lookup.js";
 import { decodeOutput } from "../output/decode-output.js";
@@ -17,6 +15,7 @@ import type { SelectTiming } from "./run-types.js";
 import { resolveBindings, SnapshotGraphReader, storeLender, vidBound } from "./store-bridge.js";
 import { applyDml, type DmlSummary } from "./apply-dml.js";
 import { writeMonitorLog } from "./monitor-log.js";
+import { FileWrites } from "./file-writes.js";
 
 export interface CompiledQuery {
   module: WebAssembly.Module;
@@ -45,16 +44,13 @@ export interface RunQueryOptions {
    * to a log file in `monitorLogDir` when one is given (`monitorLog` names it). */
   monitor?: boolean;
   monitorLogDir?: string;
-  /**
-   * Writes a FILE's content when the query has succeeded (default: to that path on this
-   * machine, creating its directory). A server may refuse paths outside a directory here.
-   */
-  writeFile?: (path: string, content: string) => void;
+
   floatStyle?: FloatStyle;
 }
 
 export type QueryResult =
-  | { ok: true; results: string; ms: number; warnings: string[]; logs: string[]; monitor?: SelectTiming[]; monitorLog?: string; changes?: DmlSummary }
+  /** `files`: absolute paths of the FILE outputs the run wrote. */
+  | { ok: true; results: string; ms: number; warnings: string[]; logs: string[]; monitor?: SelectTiming[]; monitorLog?: string; changes?: DmlSummary; files?: string[] }
   | { ok: false; kind: "exception"; message: string; code: number }
   | { ok: false; kind: "error" | "bad-argument"; message: string }
   | { ok: false; kind: "timeout" | "aborted"; message: string };
@@ -93,24 +89,25 @@ export class QueryRuntime {
       switch (outcome.kind) {
         case "ok": {
           const reader = new SnapshotGraphReader(snapshot, snapshot.schema, options.floatStyle);
-          const files = new Map<string, string[]>();
-          const results = decodeOutput(outcome.output, query.manifest, { reader, floatStyle: options.floatStyle, files });
+          const results = decodeOutput(outcome.output, query.manifest, { reader, floatStyle: options.floatStyle });
           // The query's writes become visible now that it has ended successfully.
           let changes: DmlSummary | undefined;
+          let files: string[] | undefined;
           if (outcome.dml && outcome.dml.length > 0) {
+            const writes = new FileWrites();
             try {
-              changes = applyDml(store, snapshot, query.manifest, outcome.dml);
+              changes = applyDml(store, snapshot, query.manifest, outcome.dml, writes, options.floatStyle);
             } catch (e) {
               return { ok: false, kind: "error", message: `Runtime Error: the query's data modification failed: ${(e as Error).message}` };
             }
-          }
-          try {
-            for (const [path, lines] of files) (options.writeFile ?? writeFileMakingDirs)(path, lines.length ? lines.join("\n") + "\n" : "");
-          } catch (e) {
-            return { ok: false, kind: "error", message: `Runtime Error: cannot write the query's file output: ${(e as Error).message}` };
+            try {
+              if (writes.size > 0) files = writes.write();
+            } catch (e) {
+              return { ok: false, kind: "error", message: `Runtime Error: the query's output file could not be written: ${(e as Error).message}` };
+            }
           }
           const monitorLog = options.monitor && options.monitorLogDir ? writeMonitorLog(options.monitorLogDir, query.manifest.name, outcome.monitor ?? [], outcome.ms) : undefined;
-          return { ok: true, results, ms: outcome.ms, warnings, logs: outcome.logs, monitor: outcome.monitor, ...(monitorLog ? { monitorLog } : {}), changes };
+          return { ok: true, results, ms: outcome.ms, warnings, logs: outcome.logs, monitor: outcome.monitor, ...(monitorLog ? { monitorLog } : {}), changes, ...(files ? { files } : {}) };
         }
         case "exception":
           return { ok: false, kind: "exception", message: outcome.message, code: outcome.code };
@@ -129,11 +126,6 @@ export class QueryRuntime {
   close(): Promise<void> {
     return this.pool.close();
   }
-}
-
-function writeFileMakingDirs(path: string, content: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, content);
 }
 
 function defaultOf(p: ManifestParam): QueryArgument {
