@@ -90,7 +90,7 @@ describe("query FILE output", function () {
          S = {P.*};
          PRINT S.name, S.age TO_CSV f;
          PRINT @@l, "end" TO_CSV f;
-         PRINT S.name TO_CSV f WHERE S.age > 29;
+         PRINT S.name WHERE S.age > 29 TO_CSV f;
          PRINT "results" AS r;
        }`,
       [path],
