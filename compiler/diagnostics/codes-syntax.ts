@@ -1,0 +1,20 @@
+// Diagnostic codes 1xxx: lexical and syntax errors found by the parser and the AST builder.
+export const SYNTAX_CODES = {
+  GSQL1001: { severity: "error", message: "unexpected {found}; expected {expected}" },
+  GSQL1002: { severity: "error", message: "unexpected {found}" },
+  GSQL1003: { severity: "error", message: "missing {expected} before {found}" },
+  GSQL1004: { severity: "error", message: "cannot make sense of {found} here" },
+  GSQL1005: { severity: "error", message: "unexpected end of input; expected {expected}" },
+  GSQL1006: { severity: "error", message: "unexpected character {found}" },
+  GSQL1007: { severity: "error", message: "unterminated string literal" },
+  GSQL1008: { severity: "error", message: "unterminated block comment" },
+  GSQL1009: { severity: "error", message: "too many syntax errors; the rest of {file} was not checked" },
+  GSQL1010: { severity: "error", message: "input nested too deeply to parse" },
+  GSQL1011: { severity: "error", message: "unknown SYNTAX version '{version}'; expected V1 or V2" },
+  GSQL1012: { severity: "error", message: "'{operator}' must be written without spaces" },
+  GSQL1013: { severity: "error", message: "a command flag is written '-{flag}' with no space after '-'" },
+  GSQL1014: { severity: "error", message: "this expression is not a statement; expected an assignment or a call" },
+  GSQL1015: { severity: "error", message: "'{clause}' is given more than once in this query header" },
+  GSQL1016: { severity: "error", message: "cannot assign to this expression" },
+  GSQL1017: { severity: "error", message: "'{found}' is not a type; expected a base type, a tuple name or an accumulator type" },
+} as const;
