@@ -1,27 +1,33 @@
 // Starts the server processes' listeners. Returns handles so tests and tools can stop it.
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createRestApp } from "./rest-app.js";
+import { createRestApp, type RestAppOptions } from "./rest-app.js";
+import type { RestServices } from "./rest-services.js";
 
-export interface ServeOptions {
+export interface ServeOptions extends RestAppOptions {
   port: number;
   host?: string;
-  log?: (line: string) => void;
 }
 
 export interface RunningServer {
   restPort: number;
+  services: RestServices;
   close(): Promise<void>;
 }
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const rest = createRestApp({ log: options.log });
+  const { app, services } = createRestApp(options);
   const server: Server = await new Promise((resolve, reject) => {
-    const s = rest.listen(options.port, options.host ?? "127.0.0.1", () => resolve(s));
+    const s = app.listen(options.port, options.host ?? "127.0.0.1", () => resolve(s));
     s.once("error", reject);
   });
   return {
     restPort: (server.address() as AddressInfo).port,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    services,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
