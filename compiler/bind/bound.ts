@@ -3,7 +3,7 @@
 // `convert` nodes, and each SELECT's pattern is normalised to a direction per edge type,
 // so lowering never looks anything up again. Declarations are shared objects (referenced
 // by identity) with a per-query `id` so dumps can name them.
-import type { SourceRange } from "./range.js";
+import type { SourceRange } from "../diagnostics/index.js";
 import type { AccumType, GType, TupleGType } from "./types.js";
 import type { QuerySignature } from "./catalog.js";
 import type { BuiltinFunction, BuiltinMethod } from "./builtins.js";

@@ -1,4 +1,32 @@
 // Diagnostic codes 4xxx: DDL and catalog (schema definitions, schema-change and loading jobs).
 // Entries: GSQL4nnn: { severity: "error" | "warning", message: "template with {placeholders}" }.
+// Messages start as the established server's "Semantic Check Fails" reasons where it has one.
 export const CATALOG_CODES = {
+  GSQL4001: { severity: "error", message: "The {kind} name {name} is used by another object!" },
+  GSQL4002: { severity: "error", message: "FROM or TO vertex type does not exist! ('{name}')" },
+  GSQL4003: { severity: "error", message: "duplicate attribute '{name}' in {owner}" },
+  GSQL4004: { severity: "error", message: "bad DEFAULT for '{name}': {reason}" },
+  GSQL4005: { severity: "error", message: "REVERSE_EDGE is only allowed on a DIRECTED edge ('{name}')" },
+  GSQL4006: { severity: "error", message: "the type '{name}' does not exist" },
+  GSQL4007: { severity: "error", message: "invalid type for {use}: {type}" },
+  GSQL4008: { severity: "error", message: "{what} cannot be altered or dropped ('{name}' of {owner})" },
+  GSQL4009: { severity: "error", message: "the {kind} '{name}' is still used by {users}" },
+  GSQL4010: { severity: "error", message: "the graph '{name}' does not exist" },
+  GSQL4011: { severity: "error", message: "unknown option {name}" },
+  GSQL4012: { severity: "error", message: "'{name}' is not an attribute of {owner}" },
+  GSQL4013: { severity: "error", message: "{reason}" },
+  GSQL4101: { severity: "error", message: "the file variable '{name}' is not defined in loading job '{job}'" },
+  GSQL4102: { severity: "error", message: "the {kind} type '{name}' does not exist in graph '{graph}'" },
+  GSQL4103: { severity: "error", message: "LOAD TO {kind} {name} gives {actual} value(s); the type needs {expected}" },
+  GSQL4104: { severity: "error", message: "column name $\"{name}\" needs HEADER=\"true\" or USER_DEFINED_HEADER in the USING clause" },
+  GSQL4105: { severity: "error", message: "{what} '{name}' cannot be used in {where}" },
+  GSQL4106: { severity: "error", message: "'_' cannot stand for {what}" },
+  GSQL4107: { severity: "error", message: "every LOAD of '{name}' must use the same USING options" },
+  GSQL4108: { severity: "error", message: "unknown USING option '{name}'" },
+  GSQL4109: { severity: "error", message: "a loading job holds LOAD statements or DELETE statements, never both" },
+  GSQL4110: { severity: "error", message: "bad USING value for {name}: {reason}" },
+  GSQL4111: { severity: "error", message: "the edge '{name}' has several FROM/TO pairs; name the {end} vertex type after its id" },
+  GSQL4112: { severity: "error", message: "the header '{name}' is not defined in loading job '{job}'" },
+  GSQL4113: { severity: "error", message: "unknown token function '{name}'" },
+  GSQL4114: { severity: "error", message: "the column $\"{name}\" is not in header '{header}'" },
 } as const;
