@@ -13,6 +13,22 @@ import type { QuerySignature } from "../../compiler/bind/catalog.js";
  */
 export type QueryState = "defined" | "installed" | "draft" | "deprecated" | "disabled";
 
+/**
+ * How a parameter is passed in a query string (interface.md "Parameter encoding"): `p=v`
+ * (scalar, typed vertex), `p=id&p.type=T` (untyped vertex), repeated `p=v` (SET/BAG),
+ * indexed `p[0]=id&p[0].type=T` (SET/BAG of untyped vertices).
+ */
+export type ParamForm = "scalar" | "untypedVertex" | "collection" | "untypedVertexCollection";
+
+export interface CatalogQueryParam {
+  name: string;
+  /** The type as `ls` prints it, lower-case: `vertex<Person>`, `set<int>`. */
+  type: string;
+  form: ParamForm;
+  /** The default's source text, when the parameter has one. */
+  default?: string;
+}
+
 export interface CatalogQuery {
   name: string;
   graph: string;
@@ -20,6 +36,7 @@ export interface CatalogQuery {
   text: string;
   /** The parameter list as `ls` prints it: `vertex<Person> p, int k = 3`. */
   paramText: string;
+  params: CatalogQueryParam[];
   /** The bound signature; absent for a draft whose header did not bind. */
   signature?: QuerySignature;
   state: QueryState;

@@ -5,6 +5,7 @@
 import type { DatabaseSchema } from "../../runtime-wasm/schema/types.js";
 import type { JsonValue } from "../http/json-body.js";
 import type { FilterCondition, SortKey } from "./read-spec.js";
+import type { CatalogChange } from "../catalog/catalog-state.js";
 
 export type OutputApi = "v1" | "v2";
 
@@ -97,8 +98,21 @@ export interface DeleteEdgesCommand {
   limit?: number;
 }
 
+/**
+ * A change made by GSQL text (server/gsql): catalog changes (queries, jobs), and with DDL the
+ * new schema they go with, so a schema change and its effects on queries and jobs are one
+ * logged record. `clearData` (CLEAR GRAPH STORE) deletes all data and keeps the schema.
+ */
+export interface CatalogCommand {
+  kind: "catalog";
+  changes: CatalogChange[];
+  schema?: DatabaseSchema;
+  clearData?: boolean;
+}
+
 export type EngineCommand =
   | DefineSchemaCommand
+  | CatalogCommand
   | SetOutputApiCommand
   | UpsertCommand
   | DeleteVerticesCommand

@@ -7,6 +7,7 @@ import { graphView, type GraphView } from "../../runtime-wasm/schema/lookup.js";
 import { isStoreError, type CreateStore, type GraphStore, type Snapshot, type StoreOptions } from "../../runtime-wasm/store/index.js";
 import type { JsonOut } from "../../runtime-wasm/values/index.js";
 import type { EngineCommand, OutputApi } from "./commands.js";
+import type { CatalogChange } from "../catalog/catalog-state.js";
 import { Deadline } from "./deadline.js";
 import { applyDeleteEdges, applyDeleteVertices, applyDeleteVerticesByType } from "./delete-apply.js";
 import { EngineError, graphNotFound, invalidRequest } from "./engine-error.js";
@@ -28,6 +29,7 @@ export interface EngineOptions {
 export interface CommandResults {
   "define-schema": void;
   "set-output-api": void;
+  catalog: void;
   upsert: UpsertOutcome;
   "delete-vertices": JsonOut;
   "delete-vertices-by-type": JsonOut;
@@ -58,6 +60,7 @@ export class Engine {
   private outputApiState: OutputApi;
   private readonly graphs = new Map<string, GraphHandle>();
   private storeState: GraphStore | undefined;
+  private catalogApplier: ((changes: readonly CatalogChange[]) => void) | undefined;
   readonly defaultTimeoutMs: number;
   readonly now: () => number;
 
@@ -119,6 +122,11 @@ export class Engine {
     return translateStoreErrors(() => this.store.read(read));
   }
 
+  /** Connects the GSQL catalog (server/catalog): "catalog" commands hand it their changes. */
+  attachCatalog(apply: (changes: readonly CatalogChange[]) => void): void {
+    this.catalogApplier = apply;
+  }
+
   /** The one way to change the database. Deterministic given the state before it. */
   apply<K extends EngineCommand["kind"]>(command: Extract<EngineCommand, { kind: K }>, options?: ApplyOptions): CommandResults[K];
   apply(command: EngineCommand, options: ApplyOptions = {}): CommandResults[EngineCommand["kind"]] {
@@ -129,6 +137,12 @@ export class Engine {
           return this.defineSchema(command.schema);
         case "set-output-api":
           this.outputApiState = command.api;
+          return undefined;
+        case "catalog":
+          if (command.changes.length > 0 && !this.catalogApplier) throw invalidRequest("No GSQL catalog is attached to the engine.");
+          if (command.schema) this.defineSchema(command.schema);
+          if (command.clearData && this.storeState) this.storeState.clear();
+          this.catalogApplier?.(command.changes);
           return undefined;
         case "upsert":
           return applyUpsert(this.store, this.resolveGraph(command.graph), command);

@@ -8,7 +8,7 @@ import {
 } from "../../../server/catalog/query-lifecycle.js";
 
 function query(name: string, state: QueryState = "defined", callees: string[] = [], graph = "g"): CatalogQuery {
-  return { name, graph, text: `CREATE QUERY ${name}() FOR GRAPH ${graph} { PRINT 1; }`, paramText: "", state, callees };
+  return { name, graph, text: `CREATE QUERY ${name}() FOR GRAPH ${graph} { PRINT 1; }`, paramText: "", params: [], state, callees };
 }
 
 function catalogWith(...queries: CatalogQuery[]): Catalog {
