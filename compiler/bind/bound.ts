@@ -143,14 +143,20 @@ export interface PatternHop {
   edgeAlias?: AliasDecl;
   /** Edge types by name with their normalised direction; empty when `dynamicEdges` decides. */
   edges: EdgeMatch[];
-  /** An edge type taken from a STRING/SET<STRING> parameter or accumulator at run time. */
-  dynamicEdges?: BoundExpr;
+  /**
+   * Edge types named at run time by a STRING / SET<STRING> parameter, variable or accumulator.
+   * `mark` is the direction written: "default" means out-edges for a directed type and both
+   * ends for an undirected one (the V1 meaning); "forward"/"backward" as `E>` / `<E`.
+   */
+  dynamicEdges?: { expr: BoundExpr; mark: "default" | "forward" | "backward" };
   /** V2 repetition `E*lo..hi` (hi undefined: unbounded). */
   repeat?: { min: number; max?: number };
   target: AliasDecl;
   /** Target filter: vertex types allowed (undefined: any), or a run-time type-name collection. */
   targetTypes?: string[];
   dynamicTargets?: BoundExpr;
+  /** V2: the target must also be in this vertex-set variable. */
+  targetSet?: VertexSetDecl;
 }
 
 export interface BoundSelect {

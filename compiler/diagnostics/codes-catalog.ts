@@ -25,7 +25,7 @@ export const CATALOG_CODES = {
   GSQL4108: { severity: "error", message: "unknown USING option '{name}'" },
   GSQL4109: { severity: "error", message: "a loading job holds LOAD statements or DELETE statements, never both" },
   GSQL4110: { severity: "error", message: "bad USING value for {name}: {reason}" },
-  GSQL4111: { severity: "error", message: "the edge '{name}' has several FROM/TO pairs; name the {end} vertex type after its id" },
+  GSQL4111: { severity: "error", message: "'{name}' is not a {end} vertex type of edge '{edge}'" },
   GSQL4112: { severity: "error", message: "the header '{name}' is not defined in loading job '{job}'" },
   GSQL4113: { severity: "error", message: "unknown token function '{name}'" },
   GSQL4114: { severity: "error", message: "the column $\"{name}\" is not in header '{header}'" },
