@@ -20,6 +20,11 @@ export interface EngineOptions {
   defaultTimeoutMs?: number;
   /** Clock in milliseconds, for timeouts (tests pass their own). */
   now?: () => number;
+  /**
+   * Called with every command that applied successfully, before its request is answered
+   * (a write-ahead log records here; replaying the same commands in order rebuilds the state).
+   */
+  onApplied?: (command: EngineCommand) => void;
   /** The graph store factory (runtime-wasm/store) and its options. */
   createStore?: CreateStore;
   storeOptions?: StoreOptions;
@@ -131,6 +136,7 @@ export class Engine {
   apply<K extends EngineCommand["kind"]>(command: Extract<EngineCommand, { kind: K }>, options?: ApplyOptions): CommandResults[K];
   apply(command: EngineCommand, options: ApplyOptions = {}): CommandResults[EngineCommand["kind"]] {
     const deadline = options.deadline ?? Deadline.none();
+<<<<<<< HEAD
     return translateStoreErrors(() => {
       switch (command.kind) {
         case "define-schema":
@@ -154,6 +160,29 @@ export class Engine {
           return applyDeleteEdges(this.store, this.resolveGraph(command.graph), command, deadline);
       }
     });
+=======
+    const result = translateStoreErrors(() => this.dispatch(command, deadline));
+    this.options.onApplied?.(command);
+    return result;
+  }
+
+  private dispatch(command: EngineCommand, deadline: Deadline): CommandResults[EngineCommand["kind"]] {
+    switch (command.kind) {
+      case "define-schema":
+        return this.defineSchema(command.schema);
+      case "set-output-api":
+        this.outputApiState = command.api;
+        return undefined;
+      case "upsert":
+        return applyUpsert(this.store, this.resolveGraph(command.graph), command);
+      case "delete-vertices":
+        return applyDeleteVertices(this.store, this.resolveGraph(command.graph), command, deadline);
+      case "delete-vertices-by-type":
+        return applyDeleteVerticesByType(this.store, this.resolveGraph(command.graph), command);
+      case "delete-edges":
+        return applyDeleteEdges(this.store, this.resolveGraph(command.graph), command, deadline);
+    }
+>>>>>>> rest
   }
 
   private makeStore(schema: DatabaseSchema): GraphStore {

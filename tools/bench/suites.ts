@@ -2,4 +2,8 @@
 // module exporting `suite: BenchSuite`. Add a line when a suite is written.
 import { registerSuite } from "./run.js";
 
-void registerSuite;
+registerSuite(async () => ({
+  name: "rest",
+  description: "REST endpoints: batched upserts, GET by id under load, memory per edge",
+  run: async () => (await import("./rest.js")).runRestBench({ vertices: 400_000, edges: 4_000_000, seconds: 5, connections: 32 }),
+}));
