@@ -136,31 +136,6 @@ export class Engine {
   apply<K extends EngineCommand["kind"]>(command: Extract<EngineCommand, { kind: K }>, options?: ApplyOptions): CommandResults[K];
   apply(command: EngineCommand, options: ApplyOptions = {}): CommandResults[EngineCommand["kind"]] {
     const deadline = options.deadline ?? Deadline.none();
-<<<<<<< HEAD
-    return translateStoreErrors(() => {
-      switch (command.kind) {
-        case "define-schema":
-          return this.defineSchema(command.schema);
-        case "set-output-api":
-          this.outputApiState = command.api;
-          return undefined;
-        case "catalog":
-          if (command.changes.length > 0 && !this.catalogApplier) throw invalidRequest("No GSQL catalog is attached to the engine.");
-          if (command.schema) this.defineSchema(command.schema);
-          if (command.clearData && this.storeState) this.storeState.clear();
-          this.catalogApplier?.(command.changes);
-          return undefined;
-        case "upsert":
-          return applyUpsert(this.store, this.resolveGraph(command.graph), command);
-        case "delete-vertices":
-          return applyDeleteVertices(this.store, this.resolveGraph(command.graph), command, deadline);
-        case "delete-vertices-by-type":
-          return applyDeleteVerticesByType(this.store, this.resolveGraph(command.graph), command);
-        case "delete-edges":
-          return applyDeleteEdges(this.store, this.resolveGraph(command.graph), command, deadline);
-      }
-    });
-=======
     const result = translateStoreErrors(() => this.dispatch(command, deadline));
     this.options.onApplied?.(command);
     return result;
@@ -173,6 +148,12 @@ export class Engine {
       case "set-output-api":
         this.outputApiState = command.api;
         return undefined;
+      case "catalog":
+        if (command.changes.length > 0 && !this.catalogApplier) throw invalidRequest("No GSQL catalog is attached to the engine.");
+        if (command.schema) this.defineSchema(command.schema);
+        if (command.clearData && this.storeState) this.storeState.clear();
+        this.catalogApplier?.(command.changes);
+        return undefined;
       case "upsert":
         return applyUpsert(this.store, this.resolveGraph(command.graph), command);
       case "delete-vertices":
@@ -182,7 +163,6 @@ export class Engine {
       case "delete-edges":
         return applyDeleteEdges(this.store, this.resolveGraph(command.graph), command, deadline);
     }
->>>>>>> rest
   }
 
   private makeStore(schema: DatabaseSchema): GraphStore {
