@@ -31,13 +31,13 @@ export interface AstPatternVertex extends AstNodeBase {
 
 /**
  * An edge position `-( segments : alias )-`.
- *  - `arrow`: the mark outside the parentheses. "right" is `-(...)->` (V1 spelling),
- *    "left" is `<-(...)-`, "none" is `-(...)-`.
+ *  - `arrow`: the mark outside the parentheses: "right" is `-(...)->` (V1 spelling),
+ *    "none" is `-(...)-`.
  *  - `segments`: `.`-concatenated parts (V2 `-(E1>.<E2)-`); empty for `-()-` / `-(:e)-`.
  */
 export interface AstPatternEdge extends AstNodeBase {
   kind: "PatternEdge";
-  arrow: "none" | "right" | "left";
+  arrow: "none" | "right";
   segments: AstEdgeSegment[];
   alias?: AstIdent;
 }

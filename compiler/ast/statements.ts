@@ -234,6 +234,8 @@ export interface AstDelete extends AstNodeBase {
 export interface AstInsert extends AstNodeBase {
   kind: "Insert";
   target: AstIdent;
+  /** `INSERT INTO VERTEX x` / `INSERT INTO EDGE x`: the target named through a variable. */
+  targetKind?: "VERTEX" | "EDGE";
   columns?: AstIdent[];
   values: AstExpr[];
 }

@@ -1,9 +1,9 @@
 // Diagnostic codes 1xxx: lexical and syntax errors found by the parser and the AST builder.
 export const SYNTAX_CODES = {
   GSQL1001: { severity: "error", message: "unexpected {found}; expected {expected}" },
-  GSQL1002: { severity: "error", message: "unexpected {found}" },
+  GSQL1002: { severity: "error", message: "unexpected {found} here; expected {expected}" },
   GSQL1003: { severity: "error", message: "missing {expected} before {found}" },
-  GSQL1004: { severity: "error", message: "cannot make sense of {found} here" },
+  GSQL1004: { severity: "error", message: "unexpected {found} in {construct}" },
   GSQL1005: { severity: "error", message: "unexpected end of input; expected {expected}" },
   GSQL1006: { severity: "error", message: "unexpected character {found}" },
   GSQL1007: { severity: "error", message: "unterminated string literal" },
@@ -17,4 +17,9 @@ export const SYNTAX_CODES = {
   GSQL1015: { severity: "error", message: "'{clause}' is given more than once in this query header" },
   GSQL1016: { severity: "error", message: "cannot assign to this expression" },
   GSQL1017: { severity: "error", message: "'{found}' is not a type; expected a base type, a tuple name or an accumulator type" },
+  GSQL1018: { severity: "error", message: "{type} takes {expected}; found {found}" },
+  GSQL1019: { severity: "error", message: "an edge type in a pattern has one direction mark: '{name}>' or '<{name}'" },
+  GSQL1020: { severity: "error", message: "unknown column reference '{text}'; expected $<position>, $\"<name>\" or $sys.<name>" },
+  GSQL1021: { severity: "error", message: "HeapAccum needs at least one sort field" },
+  GSQL1099: { severity: "error", message: "internal error while reading this statement ({detail}); please report it" },
 } as const;

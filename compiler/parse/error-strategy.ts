@@ -1,0 +1,120 @@
+// Turns the parser's syntax errors into diagnostics with exact positions and readable
+// messages, while keeping ANTLR's recovery (single-token insertion/deletion, then resync),
+// so one run reports several errors. Reports stop after a cap to keep garbage input cheap.
+import {
+  DefaultErrorStrategy, Token, type NoViableAltException, type Parser, type ParserRuleContext, type RecognitionException,
+} from "antlr4ng";
+import type { DiagnosticLog } from "../diagnostics/diagnostic-log.js";
+import type { DiagnosticCode } from "../diagnostics/codes.js";
+import type { MessageArgs } from "../diagnostics/diagnostic.js";
+import type { SourceText } from "./source-text.js";
+import { GSQLParser } from "./generated/GSQLParser.js";
+import { describeExpected, describeFound, describeRule } from "./describe-tokens.js";
+
+/** Most syntax errors reported for one text; past this, one GSQL1009 says the rest was skipped. */
+export const MAX_SYNTAX_ERRORS = 50;
+
+export class SyntaxErrorCounter {
+  count = 0;
+  capped = false;
+  /** Every rule context that was active when an error was found or recovered from (with its ancestors). */
+  readonly erroneous = new Set<ParserRuleContext>();
+
+  constructor(private readonly log: DiagnosticLog, private readonly source: SourceText) {}
+
+  /** Logs a syntax diagnostic unless the cap was reached. */
+  report(code: DiagnosticCode, token: Token | null, args: MessageArgs): void {
+    if (this.capped) return;
+    if (this.count >= MAX_SYNTAX_ERRORS) {
+      this.capped = true;
+      this.log.report("GSQL1009", this.tokenRange(token), { file: this.source.file });
+      return;
+    }
+    this.count++;
+    this.log.report(code, this.tokenRange(token), args);
+  }
+
+  markContext(context: ParserRuleContext | null): void {
+    for (let ctx = context; ctx !== null && !this.erroneous.has(ctx); ctx = ctx.parent) this.erroneous.add(ctx);
+  }
+
+  tokenRange(token: Token | null) {
+    if (token === null || token.type === Token.EOF || token.start < 0) return this.source.endRange();
+    return this.source.rangeOfCodePoints(token.start, token.stop);
+  }
+}
+
+export class DiagnosticErrorStrategy extends DefaultErrorStrategy {
+  constructor(private readonly errors: SyntaxErrorCounter) {
+    super();
+  }
+
+  /**
+   * Never recover by deleting a `;` or `}`: they end statements, and dropping one turns a
+   * single mistake (`x = ;`) into errors in the following statement too.
+   */
+  override singleTokenDeletion(recognizer: Parser): Token | null {
+    const next = recognizer.inputStream.LA(1);
+    if (next === GSQLParser.SEMI || next === GSQLParser.RBRACE) return null;
+    return super.singleTokenDeletion(recognizer);
+  }
+
+  override reportError(recognizer: Parser, e: RecognitionException): void {
+    this.errors.markContext(recognizer.context);
+    super.reportError(recognizer, e);
+  }
+
+  override recover(recognizer: Parser, e: RecognitionException): void {
+    this.errors.markContext(recognizer.context);
+    super.recover(recognizer, e);
+  }
+
+  override recoverInline(recognizer: Parser): Token {
+    this.errors.markContext(recognizer.context);
+    return super.recoverInline(recognizer);
+  }
+
+  override reportInputMismatch(recognizer: Parser, e: RecognitionException): void {
+    const found = e.offendingToken;
+    const expected = describeExpected(recognizer, e.getExpectedTokens() ?? recognizer.getExpectedTokens());
+    if (found === null || found.type === Token.EOF) this.errors.report("GSQL1005", found, { expected });
+    else this.errors.report("GSQL1001", found, { found: describeFound(found), expected });
+  }
+
+  override reportNoViableAlternative(recognizer: Parser, e: NoViableAltException): void {
+    const found = e.offendingToken;
+    if (found === null || found.type === Token.EOF) {
+      this.errors.report("GSQL1005", found, { expected: describeExpected(recognizer, recognizer.getExpectedTokens()) });
+      return;
+    }
+    const context = e.ctx ?? recognizer.context;
+    const rule = context ? recognizer.ruleNames[context.ruleIndex] ?? "" : "";
+    this.errors.report("GSQL1004", found, { found: describeFound(found), construct: describeRule(rule) });
+  }
+
+  override reportFailedPredicate(recognizer: Parser, e: RecognitionException): void {
+    this.errors.report("GSQL1002", e.offendingToken, {
+      found: describeFound(e.offendingToken), expected: describeExpected(recognizer, recognizer.getExpectedTokens()),
+    });
+  }
+
+  override reportUnwantedToken(recognizer: Parser): void {
+    this.errors.markContext(recognizer.context);
+    if (this.inErrorRecoveryMode(recognizer)) return;
+    this.beginErrorCondition(recognizer);
+    const found = recognizer.getCurrentToken();
+    this.errors.report("GSQL1002", found, {
+      found: describeFound(found), expected: describeExpected(recognizer, this.getExpectedTokens(recognizer)),
+    });
+  }
+
+  override reportMissingToken(recognizer: Parser): void {
+    this.errors.markContext(recognizer.context);
+    if (this.inErrorRecoveryMode(recognizer)) return;
+    this.beginErrorCondition(recognizer);
+    const found = recognizer.getCurrentToken();
+    this.errors.report("GSQL1003", found, {
+      found: describeFound(found), expected: describeExpected(recognizer, this.getExpectedTokens(recognizer)),
+    });
+  }
+}
