@@ -266,7 +266,7 @@ function edgeChoice(cx: QueryContext, alts: AstPatternEdge["segments"][number]["
   };
   const directed = () => cx.allEdgeTypeNames().filter((n) => cx.view.edgeType(n)!.directed);
   const undirected = () => cx.allEdgeTypeNames().filter((n) => !cx.view.edgeType(n)!.directed);
-  const v1Dir = arrow === "left" ? "in" : "out";
+  const v1Dir = (arrow as string) === "left" ? "in" : "out";
   if (alts.length === 0) {
     if (cx.syntax === "v1") directed().forEach((n) => add(n, v1Dir));
     else directed().forEach((n) => { add(n, "out"); add(n, "in"); });
@@ -294,7 +294,7 @@ function edgeChoice(cx: QueryContext, alts: AstPatternEdge["segments"][number]["
         if (expr.type.kind !== "error" && !(el && isPrimitive(el, "STRING"))) {
           cx.error("GSQL3001", name.range, { expected: "STRING or a collection of STRING (edge type names)", actual: typeToString(expr.type) });
         }
-        dynamic = { expr, mark: mark === "none" ? (arrow === "left" ? "backward" : "default") : mark };
+        dynamic = { expr, mark: mark === "none" ? ((arrow as string) === "left" ? "backward" : "default") : mark };
       } else cx.error("GSQL2003", name.range, { name: name.name, graph: cx.graphName });
       continue;
     }
@@ -305,7 +305,7 @@ function edgeChoice(cx: QueryContext, alts: AstPatternEdge["segments"][number]["
     else if (cx.syntax === "v1") add(et.name, v1Dir);
     else {
       cx.error("GSQL3030", alt.range, { name: et.name });
-      add(et.name, arrow === "left" ? "in" : "out");
+      add(et.name, (arrow as string) === "left" ? "in" : "out");
     }
   }
   return { matches: wildcard ? pruneWildcard(cx, matches, from).matches : matches, ...(dynamic ? { dynamic } : {}) };
