@@ -1,33 +1,84 @@
-// Starts the server processes' listeners. Returns handles so tests and tools can stop it.
+// Starts the server processes' listeners: the REST endpoints and, when a GSQL port is given,
+// the GSQL-server endpoints over the same engine and catalog. Returns handles so tests and
+// tools can stop it.
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type Koa from "koa";
 import { createRestApp, type RestAppOptions } from "./rest-app.js";
 import type { RestServices } from "./rest-services.js";
+import { createGsqlApp } from "./gsql/gsql-app.js";
+import { createExecServices, type GsqlServiceOptions } from "./gsql/gsql-services.js";
+import type { ExecServices } from "./gsql/exec/context.js";
 
 export interface ServeOptions extends RestAppOptions {
   port: number;
   host?: string;
+  /** Port of the GSQL-server endpoints (0: any free port); absent: not started. */
+  gsqlPort?: number;
+  /** Back-end and loader parts of the GSQL executor, when this build has them. */
+  gsql?: Pick<GsqlServiceOptions, "queries" | "loading">;
 }
 
 export interface RunningServer {
   restPort: number;
+  /** Undefined when the GSQL-server endpoints were not started. */
+  gsqlPort?: number;
   services: RestServices;
+  gsql?: ExecServices;
   close(): Promise<void>;
 }
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const host = options.host ?? "127.0.0.1";
   const { app, services } = createRestApp(options);
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(options.port, options.host ?? "127.0.0.1", () => resolve(s));
+  const restServer = await listen(app, options.port, host);
+  const restPort = (restServer.address() as AddressInfo).port;
+  const servers = [restServer];
+  let gsql: ExecServices | undefined;
+  let gsqlPort: number | undefined;
+  if (options.gsqlPort !== undefined) {
+    const local = `http://127.0.0.1:${restPort}`;
+    gsql = createExecServices({
+      engine: services.engine,
+      ...options.gsql,
+      restBaseUrl: () => `http://${displayHost(host)}:${restPort}`,
+      restFetch: async (path, init) => {
+        const res = await fetch(local + path, init);
+        return { status: res.status, text: await res.text() };
+      },
+      log: options.log,
+    });
+    const gsqlApp = createGsqlApp({ exec: gsql, restHandler: app.callback(), log: options.log });
+    const gsqlServer = await listen(gsqlApp, options.gsqlPort, host);
+    gsqlPort = (gsqlServer.address() as AddressInfo).port;
+    servers.push(gsqlServer);
+  }
+  return {
+    restPort,
+    gsqlPort,
+    services,
+    gsql,
+    close: () =>
+      Promise.all(
+        servers.map(
+          (server) =>
+            new Promise<void>((resolve) => {
+              server.close(() => resolve());
+              server.closeAllConnections();
+            }),
+        ),
+      ).then(() => undefined),
+  };
+}
+
+function listen(app: Koa, port: number, host: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const s = app.listen(port, host, () => resolve(s));
     s.once("error", reject);
   });
-  return {
-    restPort: (server.address() as AddressInfo).port,
-    services,
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+}
+
+/** The address users type: a wildcard listen address is reached as 127.0.0.1. */
+function displayHost(host: string): string {
+  return host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
 }
