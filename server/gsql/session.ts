@@ -25,7 +25,7 @@ export interface Session {
   clientFields: Record<string, unknown>;
 }
 
-const MAX_COOKIE_LENGTH = 16 * 1024;
+const MAX_COOKIE_LENGTH = 8 * 1024;
 
 /**
  * The session a request's GSQL-Cookie describes. A missing, oversize or malformed cookie
