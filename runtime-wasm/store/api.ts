@@ -158,8 +158,8 @@ export interface EdgeSelector {
   to?: VertexKey;
   /** Discriminator values that must match (by attribute name). */
   discriminator?: Record<string, unknown>;
-  /** Further filter, evaluated against the current state. */
-  where?: (edge: EdgeRecord) => boolean;
+  /** Further filter, evaluated against the state before the call; `attribute` reads the edge's attributes. */
+  where?: (edge: EdgeRecord, attribute: (name: string) => AttrValue | undefined) => boolean;
 }
 
 export interface DeleteEdgesResult {

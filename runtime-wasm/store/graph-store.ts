@@ -1,0 +1,175 @@
+// The GraphStore: the API of api.ts over the writer's state. Each mutation is one synchronous
+// call that either throws a StoreError having changed nothing or publishes one new version;
+// snapshots pin the version current when they are taken.
+import type { DatabaseSchema } from "../schema/types.js";
+import type {
+  CompactionStats,
+  DeleteEdgesResult,
+  DeleteVertexOptions,
+  DeleteVerticesResult,
+  EdgeSelector,
+  ExternalId,
+  GraphStore,
+  MemoryStats,
+  SerializeStats,
+  Snapshot,
+  StoreOptions,
+  UpsertBatch,
+  UpsertOptions,
+  UpsertResult,
+} from "./api.js";
+import { StoreError } from "./errors.js";
+import { readImage } from "./image/read-image.js";
+import { writeImage } from "./image/write-image.js";
+import type { StoreLayout } from "./layout.js";
+import type { WasmMemory } from "./memory/wasm-memory.js";
+import { deleteAllVertices, deleteEdges, deleteVertices } from "./mutations/delete.js";
+import { applySchema, clearData } from "./mutations/schema-change.js";
+import { applyUpsert } from "./mutations/upsert.js";
+import { PinnedSnapshot } from "./snapshot.js";
+import { StoreState } from "./state.js";
+
+class WasmGraphStore implements GraphStore {
+  constructor(readonly state: StoreState) {}
+
+  get memory(): WasmMemory {
+    return this.state.arena.memory;
+  }
+
+  get version(): number {
+    return this.state.current.version;
+  }
+
+  get schema(): DatabaseSchema {
+    return this.state.schema;
+  }
+
+  snapshot(): Snapshot {
+    const info = this.state.current;
+    this.state.space.pin(info.version);
+    const host = { arena: this.state.arena, heap: this.state.ctx.heap, unpin: (v: number) => this.state.space.unpin(v) };
+    return new PinnedSnapshot(host, info);
+  }
+
+  read<T>(read: (snapshot: Snapshot) => T): T {
+    const snapshot = this.snapshot();
+    try {
+      return read(snapshot);
+    } finally {
+      snapshot.release();
+    }
+  }
+
+  upsert(batch: UpsertBatch, options?: UpsertOptions): UpsertResult {
+    if (batch === null || typeof batch !== "object") throw new StoreError("INVALID_VALUE", "an upsert batch must be an object");
+    return applyUpsert(this.state, batch, options);
+  }
+
+  deleteVertices(type: string, ids: Iterable<ExternalId>, options?: DeleteVertexOptions): DeleteVerticesResult {
+    return deleteVertices(this.state, type, ids, options);
+  }
+
+  deleteAllVertices(type: string, options?: DeleteVertexOptions): DeleteVerticesResult {
+    return deleteAllVertices(this.state, type, options);
+  }
+
+  deleteEdges(selectors: EdgeSelector[]): DeleteEdgesResult {
+    return deleteEdges(this.state, selectors);
+  }
+
+  applySchema(next: DatabaseSchema): void {
+    applySchema(this.state, next);
+    this.state.publish();
+  }
+
+  clear(): void {
+    clearData(this.state);
+    this.state.publish();
+  }
+
+  compact(edgeTypes?: string[]): CompactionStats {
+    const started = performance.now();
+    const keys = edgeTypes ?? [...this.state.edgeByKey.keys()];
+    const tables = new Set(
+      keys.map((key) => {
+        const ref = this.state.edgeByKey.get(key);
+        if (!ref) throw new StoreError("UNKNOWN_EDGE_TYPE", `invalid edge type ${key}`, { type: key });
+        return ref.table;
+      }),
+    );
+    let adjacencies = 0;
+    let bytesBefore = 0;
+    let bytesAfter = 0;
+    for (const table of tables) {
+      for (const adj of table.adjacencies()) {
+        adjacencies++;
+        bytesBefore += adj.chunkBytes;
+        adj.compact();
+        bytesAfter += adj.chunkBytes;
+      }
+    }
+    this.state.publish();
+    return { adjacencies, bytesBefore, bytesAfter, millis: performance.now() - started };
+  }
+
+  memoryStats(): MemoryStats {
+    const space = this.state.space;
+    let adjacencyBytes = 0;
+    let edgeCount = 0;
+    for (const t of this.state.edgeTables) {
+      if (!t) continue;
+      edgeCount += t.edgeCount;
+      for (const adj of t.adjacencies()) adjacencyBytes += adj.chunkBytes + (adj.lists?.bytes ?? 0) + (adj.degrees?.bytes ?? 0);
+    }
+    let vertexCount = 0;
+    for (const t of this.state.vertexTables) vertexCount += t?.liveCount ?? 0;
+    return { memoryBytes: space.arena.byteLength, liveBytes: space.liveBytes, retiredBytes: space.retiredBytes, adjacencyBytes, vertexCount, edgeCount };
+  }
+
+  layout(): StoreLayout {
+    return this.state.catalog.layout;
+  }
+
+  async serialize(sink: (chunk: Uint8Array) => void | Promise<void>): Promise<SerializeStats> {
+    const started = performance.now();
+    const info = this.state.current;
+    const space = this.state.space;
+    space.pin(info.version);
+    try {
+      const bytes = await writeImage(this.state.arena, info.headerAddress, info.version, info.catalog, sink);
+      return { version: info.version, bytes, millis: performance.now() - started };
+    } finally {
+      space.unpin(info.version);
+    }
+  }
+}
+
+/** An empty store holding `schema`'s types. */
+export function createStore(schema: DatabaseSchema, options?: StoreOptions): GraphStore {
+  const state = new StoreState(schema, options);
+  applySchema(state, schema);
+  state.publish();
+  return new WasmGraphStore(state);
+}
+
+/** A store rebuilt from a `serialize` image; CORRUPT_IMAGE when the image is damaged. */
+export async function loadStore(image: Uint8Array | AsyncIterable<Uint8Array>, options?: StoreOptions): Promise<GraphStore> {
+  const bytes = image instanceof Uint8Array ? image : await collect(image);
+  return new WasmGraphStore(readImage(bytes, options));
+}
+
+async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  for await (const chunk of chunks) {
+    parts.push(chunk);
+    length += chunk.length;
+  }
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}

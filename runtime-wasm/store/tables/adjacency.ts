@@ -1,0 +1,370 @@
+// The edge lists of one (edge type, direction, vertex type): per local slot, a list address and
+// a degree (layout.ts, AdjacencyHeader). Lists live in chunks. New entries go to a list's spare
+// capacity or move the list to fresh chunk space with room to grow: the delta. Entries a pinned
+// version can see are never changed: appends write beyond every pinned degree, and a removal
+// from a list in a chunk a pinned version may read copies the list. `compact` folds all lists
+// into one fresh contiguous chunk in slot order (a CSR) and releases the old chunks.
+import type { Region, Space } from "../memory/space.js";
+import { EdgeKeyIndex } from "./edge-index.js";
+
+interface Chunk {
+  region: Region;
+  /** Bytes handed out (bump pointer). */
+  used: number;
+  /** Bytes of list capacity still owned by lists. */
+  live: number;
+}
+
+const MIN_CHUNK = 4 * 1024;
+const MAX_CHUNK = 4 * 1024 * 1024;
+/** Lists above this many bytes get a chunk of their own. */
+const OWN_CHUNK = 64 * 1024;
+/** Lists longer than this are found through the key index rather than scanned. */
+export const SCAN_LIMIT = 96;
+
+export class Adjacency {
+  readonly entryWords: 1 | 2;
+  /** Slots covered by `lists` and `degrees`. */
+  slots = 0;
+  lists: Region | null = null;
+  degrees: Region | null = null;
+  private listCap = new Uint32Array(0);
+  private listChunk = new Int32Array(0);
+  private chunks: (Chunk | null)[] = [];
+  private freeChunkIds: number[] = [];
+  private current = -1;
+  entryCount = 0;
+  /** Bytes in chunks no longer owned by any list. */
+  garbage = 0;
+  chunkBytes = 0;
+  header: Region | null = null;
+  dirty = true;
+  /** Present on adjacencies used to find edges by (source, target). */
+  readonly index: EdgeKeyIndex | null;
+
+  constructor(
+    private readonly space: Space,
+    readonly entryBytes: 4 | 8,
+    indexed: boolean,
+  ) {
+    this.entryWords = entryBytes === 8 ? 2 : 1;
+    this.index = indexed ? new EdgeKeyIndex() : null;
+  }
+
+  degree(local: number): number {
+    return local < this.slots ? this.space.arena.u32[(this.degrees!.addr >>> 2) + local] : 0;
+  }
+
+  /** Address of the list of `local` (0 when it has none). */
+  listAddress(local: number): number {
+    return local < this.slots ? this.space.arena.u32[(this.lists!.addr >>> 2) + local] : 0;
+  }
+
+  ensureSlots(count: number): void {
+    if (count <= this.slots) return;
+    const next = Math.max(count, this.slots * 2, 64);
+    this.lists = this.space.resize(this.lists, next * 4, this.slots * 4);
+    this.degrees = this.space.resize(this.degrees, next * 4, this.slots * 4);
+    const cap = new Uint32Array(next);
+    cap.set(this.listCap);
+    this.listCap = cap;
+    const chunk = new Int32Array(next).fill(-1);
+    chunk.set(this.listChunk);
+    this.listChunk = chunk;
+    this.slots = next;
+    this.dirty = true;
+  }
+
+  append(local: number, target: number, eid: number): void {
+    this.ensureSlots(local + 1);
+    const u32 = this.space.arena.u32;
+    const degreeAt = (this.degrees!.addr >>> 2) + local;
+    const deg = u32[degreeAt];
+    if (deg === this.listCap[local]) this.relocate(local, deg, Math.max(2, deg * 2));
+    const arena = this.space.arena;
+    const at = (arena.u32[(this.lists!.addr >>> 2) + local] >>> 2) + deg * this.entryWords;
+    arena.u32[at] = target;
+    if (this.entryWords === 2) arena.u32[at + 1] = eid;
+    this.degrees = this.space.writable(this.degrees!);
+    arena.u32[(this.degrees.addr >>> 2) + local] = deg + 1;
+    this.entryCount++;
+    if (this.index?.isIndexed(local)) this.index.add(local, target, eid);
+    this.dirty = true;
+  }
+
+  /**
+   * Find an entry of `local`'s list with this target for which `accept(eid)` holds (any entry
+   * when `accept` is null); returns its eid (-1 for a type without eids) or -2 when there is none.
+   */
+  find(local: number, target: number, accept: ((eid: number) => boolean) | null): number {
+    const deg = this.degree(local);
+    if (deg === 0) return -2;
+    if (deg > SCAN_LIMIT && this.index) {
+      if (!this.index.isIndexed(local)) this.indexList(local);
+      return this.index.find(local, target, accept);
+    }
+    return this.scanFor(local, target, accept);
+  }
+
+  private scanFor(local: number, target: number, accept: ((eid: number) => boolean) | null): number {
+    const u32 = this.space.arena.u32;
+    const deg = this.degree(local);
+    const words = this.entryWords;
+    const start = this.listAddress(local) >>> 2;
+    const end = start + deg * words;
+    for (let at = start; at < end; at += words) {
+      if (u32[at] !== target) continue;
+      const eid = words === 2 ? u32[at + 1] : -1;
+      if (accept === null || accept(eid)) return eid;
+    }
+    return -2;
+  }
+
+  /** Remove the entries of `local`'s list for which `drop(target, eid)` holds (called once per entry); returns how many. */
+  removeWhere(local: number, drop: (target: number, eid: number) => boolean): number {
+    const deg = this.degree(local);
+    if (deg === 0) return 0;
+    const u32 = this.space.arena.u32;
+    const words = this.entryWords;
+    const from = this.listAddress(local) >>> 2;
+    const marks = this.marks(deg);
+    let removed = 0;
+    for (let i = 0; i < deg; i++) {
+      const at = from + i * words;
+      const target = u32[at];
+      const eid = words === 2 ? u32[at + 1] : -1;
+      marks[i] = drop(target, eid) ? 1 : 0;
+      if (marks[i] === 0) continue;
+      removed++;
+      if (this.index?.isIndexed(local)) this.index.remove(local, target, eid);
+    }
+    if (removed === 0) return 0;
+    const kept = deg - removed;
+    if (kept === 0) this.dropList(local);
+    else {
+      // A list a pinned version may read is copied without the removed entries; else shifted in place.
+      const frozen = this.space.frozen(this.chunks[this.listChunk[local]]!.region);
+      const to = frozen ? this.copyOut(local, kept) : from;
+      let n = 0;
+      for (let i = 0; i < deg; i++) if (marks[i] === 0) this.copyEntry(from + i * words, to + n++ * words);
+    }
+    this.setDegree(local, kept);
+    this.entryCount -= removed;
+    this.dirty = true;
+    return removed;
+  }
+
+  /** Empty `local`'s list (its vertex is deleted); returns the entries it had. */
+  clear(local: number): number {
+    const deg = this.degree(local);
+    if (deg === 0 && this.listAddress(local) === 0) return 0;
+    if (this.index?.isIndexed(local)) {
+      this.forEach(local, (target, eid) => this.index!.remove(local, target, eid));
+      this.index.unmark(local);
+    }
+    this.setDegree(local, 0);
+    this.entryCount -= deg;
+    this.dropList(local);
+    this.dirty = true;
+    return deg;
+  }
+
+  forEach(local: number, visit: (target: number, eid: number) => void): void {
+    const deg = this.degree(local);
+    if (deg === 0) return;
+    const u32 = this.space.arena.u32;
+    const words = this.entryWords;
+    const from = this.listAddress(local) >>> 2;
+    for (let i = 0; i < deg; i++) visit(u32[from + i * words], words === 2 ? u32[from + i * words + 1] : -1);
+  }
+
+  forEachEntry(visit: (target: number, eid: number) => void): void {
+    for (let local = 0; local < this.slots; local++) this.forEach(local, visit);
+  }
+
+  /** Fold every list into one fresh contiguous chunk in slot order; returns the bytes freed. */
+  compact(): number {
+    const before = this.chunkBytes;
+    const total = Math.max(8, this.entryCount * this.entryBytes);
+    const target = this.space.allocate(total, false);
+    const arena = this.space.arena;
+    const u8 = arena.u8;
+    this.lists = this.space.writable(this.lists!);
+    const listsBase = this.lists.addr >>> 2;
+    const degreesBase = this.degrees!.addr >>> 2;
+    let p = target.addr;
+    for (let local = 0; local < this.slots; local++) {
+      const deg = arena.u32[degreesBase + local];
+      if (deg === 0) {
+        arena.u32[listsBase + local] = 0;
+        this.listCap[local] = 0;
+        this.listChunk[local] = -1;
+        continue;
+      }
+      const from = arena.u32[listsBase + local];
+      const bytes = deg * this.entryBytes;
+      if (bytes <= 32) for (let i = 0; i < bytes; i += 4) arena.u32[(p + i) >>> 2] = arena.u32[(from + i) >>> 2];
+      else u8.copyWithin(p, from, from + bytes);
+      arena.u32[listsBase + local] = p;
+      this.listCap[local] = deg;
+      this.listChunk[local] = 0;
+      p += bytes;
+    }
+    for (const chunk of this.chunks) if (chunk) this.space.release(chunk.region);
+    this.chunks = [{ region: target, used: total, live: total }];
+    this.freeChunkIds = [];
+    this.current = -1;
+    this.garbage = 0;
+    this.chunkBytes = total;
+    this.dirty = true;
+    return before - total;
+  }
+
+  /** Release everything (the edge type or the vertex type is dropped, or all its vertices deleted). */
+  dispose(): void {
+    for (const chunk of this.chunks) if (chunk) this.space.release(chunk.region);
+    for (const r of [this.lists, this.degrees, this.header]) this.space.release(r);
+    this.chunks = [];
+    this.lists = this.degrees = this.header = null;
+    this.slots = 0;
+    this.entryCount = 0;
+    this.index?.clear();
+  }
+
+  /** Rebuild from an image: degrees per slot and the entries of all lists back to back. */
+  restore(degrees: Uint32Array, entries: Uint8Array): void {
+    this.ensureSlots(degrees.length);
+    const arena = this.space.arena;
+    arena.u32.set(degrees, this.degrees!.addr >>> 2);
+    const total = Math.max(8, entries.length);
+    const region = this.space.allocate(total, false);
+    arena.u8.set(entries, region.addr);
+    const listsBase = this.lists!.addr >>> 2;
+    let p = region.addr;
+    let count = 0;
+    for (let local = 0; local < degrees.length; local++) {
+      const deg = degrees[local];
+      if (deg === 0) continue;
+      arena.u32[listsBase + local] = p;
+      this.listCap[local] = deg;
+      this.listChunk[local] = 0;
+      p += deg * this.entryBytes;
+      count += deg;
+    }
+    this.chunks = [{ region, used: total, live: total }];
+    this.chunkBytes = total;
+    this.entryCount = count;
+    this.dirty = true;
+  }
+
+  private indexList(local: number): void {
+    const index = this.index!;
+    index.markIndexed(local);
+    this.forEach(local, (target, eid) => index.add(local, target, eid));
+  }
+
+  private setDegree(local: number, deg: number): void {
+    this.degrees = this.space.writable(this.degrees!);
+    this.space.arena.u32[(this.degrees.addr >>> 2) + local] = deg;
+  }
+
+  private copyEntry(fromWord: number, toWord: number): void {
+    const u32 = this.space.arena.u32;
+    u32[toWord] = u32[fromWord];
+    if (this.entryWords === 2) u32[toWord + 1] = u32[fromWord + 1];
+  }
+
+  /**
+   * Give `local` fresh space of `capacity` entries for a filtered copy; returns its word index.
+   * The old space stays readable until the caller has copied out of it (its chunk is only
+   * released to the Space, which frees it when no pinned version needs it).
+   */
+  private copyOut(local: number, capacity: number): number {
+    const oldChunk = this.listChunk[local];
+    const oldBytes = this.listCap[local] * this.entryBytes;
+    const { addr, chunk } = this.allocList(capacity);
+    this.setList(local, addr, capacity, chunk);
+    this.freeSpace(oldChunk, oldBytes);
+    return addr >>> 2;
+  }
+
+  private markBuffer = new Uint8Array(64);
+
+  private marks(count: number): Uint8Array {
+    if (this.markBuffer.length < count) this.markBuffer = new Uint8Array(count * 2);
+    return this.markBuffer;
+  }
+
+  /** Move `local`'s list to new space of `capacity` entries, keeping its `deg` entries. */
+  private relocate(local: number, deg: number, capacity: number): void {
+    const { addr, chunk } = this.allocList(capacity);
+    const old = this.listAddress(local);
+    if (deg > 0) this.space.arena.u8.copyWithin(addr, old, old + deg * this.entryBytes);
+    if (old !== 0) this.freeSpace(this.listChunk[local], this.listCap[local] * this.entryBytes);
+    this.setList(local, addr, capacity, chunk);
+  }
+
+  private setList(local: number, addr: number, capacity: number, chunk: number): void {
+    this.lists = this.space.writable(this.lists!);
+    this.space.arena.u32[(this.lists.addr >>> 2) + local] = addr;
+    this.listCap[local] = capacity;
+    this.listChunk[local] = chunk;
+  }
+
+  private dropList(local: number): void {
+    if (this.listAddress(local) === 0) return;
+    this.freeSpace(this.listChunk[local], this.listCap[local] * this.entryBytes);
+    this.setList(local, 0, 0, -1);
+  }
+
+  private allocList(capacity: number): { addr: number; chunk: number } {
+    const bytes = capacity * this.entryBytes;
+    if (bytes > OWN_CHUNK) {
+      const id = this.addChunk(bytes);
+      const chunk = this.chunks[id]!;
+      chunk.used = chunk.live = bytes;
+      return { addr: chunk.region.addr, chunk: id };
+    }
+    let current = this.current >= 0 ? this.chunks[this.current] : null;
+    if (!current || current.used + bytes > current.region.bytes) {
+      const previous = this.current;
+      this.current = this.addChunk(Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, this.chunkBytes / 4)));
+      if (previous >= 0) this.releaseIfDead(previous);
+      current = this.chunks[this.current]!;
+    }
+    const addr = current.region.addr + current.used;
+    current.used += bytes;
+    current.live += bytes;
+    return { addr, chunk: this.current };
+  }
+
+  private addChunk(bytes: number): number {
+    const region = this.space.allocate(Math.ceil(bytes / 8) * 8, false);
+    const chunk: Chunk = { region, used: 0, live: 0 };
+    this.chunkBytes += region.bytes;
+    const id = this.freeChunkIds.pop();
+    if (id !== undefined) {
+      this.chunks[id] = chunk;
+      return id;
+    }
+    this.chunks.push(chunk);
+    return this.chunks.length - 1;
+  }
+
+  private freeSpace(id: number, bytes: number): void {
+    const chunk = this.chunks[id]!;
+    chunk.live -= bytes;
+    this.garbage += bytes;
+    this.releaseIfDead(id);
+  }
+
+  private releaseIfDead(id: number): void {
+    const chunk = this.chunks[id];
+    if (!chunk || chunk.live > 0 || id === this.current) return;
+    this.garbage -= chunk.used;
+    this.chunkBytes -= chunk.region.bytes;
+    this.space.release(chunk.region);
+    this.chunks[id] = null;
+    this.freeChunkIds.push(id);
+  }
+}

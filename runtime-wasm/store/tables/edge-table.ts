@@ -1,0 +1,252 @@
+// One edge type's data: its adjacencies (out and in lists per vertex type; one shared table
+// for an undirected type), the eid space and attribute columns indexed by eid, and the
+// discriminator columns that join the edge identity. A reverse edge type has no table of its
+// own: it is this table read the other way (see publish.ts).
+import type { AttrValue, EdgeType } from "../../schema/types.js";
+import type { Region } from "../memory/space.js";
+import type { ColumnKind } from "../layout.js";
+import { defaultOf, sameType } from "../values/coerce.js";
+import { Adjacency } from "./adjacency.js";
+import { columnBytes, columnKindOf, isZeroCell, readCell, writeCell, type Column } from "./columns.js";
+import type { StoreContext } from "./context.js";
+
+/** An edge type's arrays as an image holds them. */
+export interface EdgeRestore {
+  hasEid: boolean;
+  edgeCount: number;
+  eidBound: number;
+  columns: { manifest: { name: string; ordinal: number; kind: ColumnKind }; def: { name: string } | undefined; data?: Uint8Array }[];
+  adjacencies: { vertexOrdinal: number; direction: "out" | "in"; degrees: Uint32Array; entries: Uint8Array }[];
+}
+
+export class EdgeTable {
+  directed: boolean;
+  hasEid: boolean;
+  entryBytes: 4 | 8;
+  /** Reverse type (WITH REVERSE_EDGE), if any. */
+  reverse: { key: string; ordinal: number } | null = null;
+  out = new Map<number, Adjacency>();
+  in = new Map<number, Adjacency>();
+  columns: Column[] = [];
+  readonly byName = new Map<string, Column>();
+  discriminator: Column[] = [];
+  eidBound = 0;
+  private eidCapacity = 0;
+  private freeEids: number[] = [];
+  edgeCount = 0;
+  /** Allowed (source type ordinal, target type ordinal) pairs, as source * 65536 + target. */
+  allowed = new Set<number>();
+  header: Region | null = null;
+  reverseHeader: Region | null = null;
+  outTable: Region | null = null;
+  inTable: Region | null = null;
+  dirty = true;
+
+  constructor(
+    readonly ctx: StoreContext,
+    public def: EdgeType,
+    readonly key: string,
+    readonly ordinal: number,
+  ) {
+    this.directed = def.directed;
+    this.hasEid = def.attributes.length > 0 || def.discriminator.length > 0;
+    this.entryBytes = this.hasEid ? 8 : 4;
+    if (!this.directed) this.in = this.out;
+    this.setAttributes(def);
+  }
+
+  /** Match columns to attributes by name; new ones get their default for every existing eid. */
+  setAttributes(def: EdgeType): void {
+    this.def = def;
+    this.byName.clear();
+    for (const attr of def.attributes) {
+      let column = this.columns.find((c) => c.region !== null && c.name === attr.name && sameType(c.def.type, attr.type));
+      if (!column) {
+        column = { name: attr.name, def: attr, ordinal: this.columns.length, kind: columnKindOf(attr.type), region: null };
+        this.columns.push(column);
+        this.fillColumn(column);
+      }
+      column.def = attr;
+      this.byName.set(attr.name, column);
+    }
+    const kept = new Set(this.byName.values());
+    for (const column of this.columns) {
+      if (column.region && !kept.has(column)) {
+        this.ctx.space.release(column.region);
+        column.region = null;
+      }
+    }
+    this.discriminator = def.discriminator.map((n) => this.byName.get(n)).filter((c): c is Column => c !== undefined);
+    this.dirty = true;
+  }
+
+  /** The adjacency of a vertex type in one direction (created on first use). */
+  adjacency(direction: "out" | "in", vertexOrdinal: number): Adjacency {
+    const map = direction === "out" ? this.out : this.in;
+    let adj = map.get(vertexOrdinal);
+    if (!adj) {
+      adj = new Adjacency(this.ctx.space, this.entryBytes, direction === "out" || !this.directed);
+      map.set(vertexOrdinal, adj);
+      this.dirty = true;
+    }
+    return adj;
+  }
+
+  /** Every distinct adjacency (an undirected type's out and in are one). */
+  adjacencies(): Adjacency[] {
+    return this.directed ? [...this.out.values(), ...this.in.values()] : [...this.out.values()];
+  }
+
+  /** An eid for a new edge, its attributes at their defaults. */
+  newEid(): number {
+    if (!this.hasEid) return -1;
+    const reused = this.freeEids.pop();
+    const eid = reused ?? this.eidBound++;
+    if (eid >= this.eidCapacity) this.growEids(Math.max(64, this.eidCapacity * 2));
+    for (const column of this.columns) {
+      if (!column.region) continue;
+      const value = defaultOf(column.def, this.ctx.tuples);
+      if (reused === undefined && isZeroCell(column.kind, value)) continue;
+      this.writeAttribute(column, eid, value);
+    }
+    return eid;
+  }
+
+  freeEid(eid: number): void {
+    if (eid >= 0) this.freeEids.push(eid);
+  }
+
+  readAttribute(column: Column, eid: number): AttrValue {
+    return readCell(this.ctx, column.kind, column.region!.addr, eid, column.def.type);
+  }
+
+  writeAttribute(column: Column, eid: number, value: AttrValue): void {
+    column.region = this.ctx.space.writable(column.region!);
+    writeCell(this.ctx, column.kind, column.region.addr, eid, column.def.type, value);
+    this.dirty = true;
+  }
+
+  /** Store a new edge in the lists of both ends. */
+  link(fromOrdinal: number, fromLocal: number, fromVid: number, toOrdinal: number, toLocal: number, toVid: number, eid: number): void {
+    this.adjacency("out", fromOrdinal).append(fromLocal, toVid, eid);
+    if (this.directed || fromVid !== toVid) this.adjacency("in", toOrdinal).append(toLocal, fromVid, eid);
+    this.edgeCount++;
+    this.dirty = true;
+  }
+
+  /** Remove one stored edge from the lists of both ends and free its eid. */
+  unlink(fromOrdinal: number, fromLocal: number, fromVid: number, toOrdinal: number, toLocal: number, toVid: number, eid: number): void {
+    removeOne(this.out.get(fromOrdinal), fromLocal, toVid, eid);
+    if (this.directed || fromVid !== toVid) removeOne(this.in.get(toOrdinal), toLocal, fromVid, eid);
+    this.freeEid(eid);
+    this.edgeCount--;
+    this.dirty = true;
+  }
+
+  /** Give every edge an eid (the type gained its first attribute): lists are rebuilt with 8-byte entries. */
+  convertToEids(vidOf: (ordinal: number, local: number) => number, vertexOf: (vid: number) => { ordinal: number; local: number }): void {
+    if (this.hasEid) return;
+    const old = this.adjacencies();
+    const oldOut = this.out;
+    this.hasEid = true;
+    this.entryBytes = 8;
+    this.out = new Map();
+    this.in = this.directed ? new Map() : this.out;
+    this.edgeCount = 0;
+    for (const [ordinal, adj] of oldOut) {
+      for (let local = 0; local < adj.slots; local++) {
+        if (adj.degree(local) === 0) continue;
+        const fromVid = vidOf(ordinal, local);
+        adj.forEach(local, (target) => {
+          // An undirected edge sits in both lists: link it once, from its lower end.
+          if (!this.directed && target < fromVid) return;
+          const to = vertexOf(target);
+          this.link(ordinal, local, fromVid, to.ordinal, to.local, target, this.newEid());
+        });
+      }
+    }
+    for (const adj of old) adj.dispose();
+    this.dirty = true;
+  }
+
+  dispose(): void {
+    for (const adj of this.adjacencies()) adj.dispose();
+    for (const c of this.columns) this.ctx.space.release(c.region);
+    for (const r of [this.header, this.reverseHeader, this.outTable, this.inTable]) this.ctx.space.release(r);
+    this.out.clear();
+    this.in.clear();
+  }
+
+  /** Forget all edges (the store is cleared); columns keep their capacity but restart at eid 0. */
+  clearEdges(): void {
+    for (const adj of this.adjacencies()) adj.dispose();
+    this.out = new Map();
+    this.in = this.directed ? new Map() : this.out;
+    for (const c of this.columns) if (c.region) c.region = this.ctx.space.resize(c.region, c.region.bytes, 0);
+    this.eidBound = 0;
+    this.freeEids = [];
+    this.edgeCount = 0;
+    this.dirty = true;
+  }
+
+  /** Fill the table from an image (see image/read-image.ts). */
+  restore(data: EdgeRestore): void {
+    const { space, arena } = this.ctx;
+    this.hasEid = data.hasEid;
+    this.entryBytes = data.hasEid ? 8 : 4;
+    for (const c of this.columns) space.release(c.region);
+    this.eidBound = data.eidBound;
+    this.eidCapacity = Math.max(64, data.eidBound);
+    this.columns = data.columns.map(({ manifest, def, data: bytes }) => {
+      const attr = this.def.attributes.find((a) => a.name === def?.name);
+      const column: Column = { name: manifest.name, def: attr ?? { name: manifest.name, type: { kind: "scalar", name: "INT" } }, ordinal: manifest.ordinal, kind: manifest.kind, region: null };
+      if (bytes && attr) {
+        column.region = space.allocate(columnBytes(manifest.kind, this.eidCapacity));
+        arena.u8.set(bytes, column.region.addr);
+      }
+      return column;
+    });
+    this.byName.clear();
+    for (const c of this.columns) if (c.region) this.byName.set(c.name, c);
+    this.discriminator = this.def.discriminator.map((n) => this.byName.get(n)).filter((c): c is Column => c !== undefined);
+    this.edgeCount = data.edgeCount;
+    this.out = new Map();
+    this.in = this.directed ? new Map() : this.out;
+    for (const a of data.adjacencies) {
+      const adj = this.adjacency(a.direction, a.vertexOrdinal);
+      adj.restore(a.degrees, a.entries);
+    }
+    this.dirty = true;
+  }
+
+  /** After a restore: free eids are those no list references. */
+  restoreFreeEids(used: Uint8Array): void {
+    this.freeEids = [];
+    for (let eid = this.eidBound - 1; eid >= 0; eid--) if (!used[eid]) this.freeEids.push(eid);
+  }
+
+  private growEids(capacity: number): void {
+    const { space } = this.ctx;
+    for (const c of this.columns) {
+      if (c.region) c.region = space.resize(c.region, columnBytes(c.kind, capacity), columnBytes(c.kind, this.eidCapacity));
+    }
+    this.eidCapacity = capacity;
+  }
+
+  private fillColumn(column: Column): void {
+    column.region = this.ctx.space.allocate(columnBytes(column.kind, Math.max(1, this.eidCapacity)));
+    const value = defaultOf(column.def, this.ctx.tuples);
+    if (isZeroCell(column.kind, value)) return;
+    for (let eid = 0; eid < this.eidBound; eid++) writeCell(this.ctx, column.kind, column.region.addr, eid, column.def.type, value);
+  }
+}
+
+function removeOne(adj: Adjacency | undefined, local: number, target: number, eid: number): void {
+  if (!adj) return;
+  let done = false;
+  adj.removeWhere(local, (t, e) => {
+    if (done || t !== target || e !== eid) return false;
+    done = true;
+    return true;
+  });
+}
