@@ -10,6 +10,7 @@ import {
   type CatalogSchemaChangeJob, type CatalogState,
 } from "./catalog-state.js";
 import { findQuery, queriesOf } from "./query-lifecycle.js";
+import type { LoadingJobPlan } from "../loading/plan.js";
 
 export type CatalogSubmit = (changes: CatalogChange[]) => void;
 
@@ -62,6 +63,11 @@ export class Catalog {
 
   loadingJobs(graph: string): CatalogLoadingJob[] {
     return this.current.loadingJobs.filter((j) => j.graph === graph);
+  }
+
+  /** The loader's plans of a graph's loading jobs. */
+  loadingJobPlans(graph: string): LoadingJobPlan[] {
+    return this.loadingJobs(graph).map((j) => j.plan as LoadingJobPlan);
   }
 
   loadingJob(graph: string, name: string): CatalogLoadingJob | undefined {

@@ -6,6 +6,8 @@ import type { DatabaseSchema } from "../../runtime-wasm/schema/types.js";
 import type { JsonValue } from "../http/json-body.js";
 import type { FilterCondition, SortKey } from "./read-spec.js";
 import type { CatalogChange } from "../catalog/catalog-state.js";
+import type { LoadingJobPlan } from "../loading/plan.js";
+import type { LoadBatch } from "../loading/sink.js";
 
 export type OutputApi = "v1" | "v2";
 
@@ -110,9 +112,31 @@ export interface CatalogCommand {
   clearData?: boolean;
 }
 
+/** CREATE LOADING JOB: registers (or replaces) a job of `plan.graph` under `plan.name`. */
+export interface CreateLoadingJobCommand {
+  kind: "create-loading-job";
+  plan: LoadingJobPlan;
+}
+
+export interface DropLoadingJobCommand {
+  kind: "drop-loading-job";
+  graph: string;
+  name: string;
+}
+
+/** One batch of whole objects from a loading job (server/loading), applied atomically. */
+export interface LoadBatchCommand {
+  kind: "load-batch";
+  graph: string;
+  batch: LoadBatch;
+}
+
 export type EngineCommand =
   | DefineSchemaCommand
   | CatalogCommand
+  | CreateLoadingJobCommand
+  | DropLoadingJobCommand
+  | LoadBatchCommand
   | SetOutputApiCommand
   | UpsertCommand
   | DeleteVerticesCommand

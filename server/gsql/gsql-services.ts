@@ -45,6 +45,6 @@ export function createExecServices(options: GsqlServiceOptions): ExecServices {
 
 /** Catalog changes go through the engine's command method (logged, replayed) and land in `catalog`. */
 export function attachCatalog(engine: Engine, catalog: Catalog): void {
-  engine.attachCatalog((changes) => catalog.apply(changes));
+  engine.attachCatalog(catalog);
   catalog.connect((changes) => engine.apply({ kind: "catalog", changes }));
 }

@@ -4,6 +4,7 @@ import { registerSuite } from "./run.js";
 
 registerSuite(async () => ({
   name: "rest",
-  description: "REST endpoints: batched upserts, GET by id under load, memory per edge",
+  description: "REST server: upserts in batches, GET by id under load, memory per edge",
   run: async () => (await import("./rest.js")).runRestBench({ vertices: 400_000, edges: 4_000_000, seconds: 5, connections: 32 }),
 }));
+registerSuite(async () => (await import("./load.js")).suite);
