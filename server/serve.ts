@@ -9,14 +9,16 @@ import type { RestServices } from "./rest-services.js";
 import { createGsqlApp } from "./gsql/gsql-app.js";
 import { createExecServices, type GsqlServiceOptions } from "./gsql/gsql-services.js";
 import type { ExecServices } from "./gsql/exec/context.js";
+import { Engine } from "./engine/engine.js";
+import { createStore } from "../runtime-wasm/store/index.js";
 
 export interface ServeOptions extends RestAppOptions {
   port: number;
   host?: string;
   /** Port of the GSQL-server endpoints (0: any free port); absent: not started. */
   gsqlPort?: number;
-  /** Back-end and loader parts of the GSQL executor, when this build has them. */
-  gsql?: Pick<GsqlServiceOptions, "queries" | "loading">;
+  /** Back-end parts of the GSQL executor (compile, serve, interpret), when this build has them. */
+  gsql?: Pick<GsqlServiceOptions, "queries">;
 }
 
 export interface RunningServer {
@@ -30,7 +32,9 @@ export interface RunningServer {
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const host = options.host ?? "127.0.0.1";
-  const { app, services } = createRestApp(options);
+  // The graph store lives in WebAssembly memory (runtime-wasm/store).
+  const engine = options.engine ?? new Engine({ createStore });
+  const { app, services } = createRestApp({ ...options, engine });
   const restServer = await listen(app, options.port, host);
   const restPort = (restServer.address() as AddressInfo).port;
   const servers = [restServer];

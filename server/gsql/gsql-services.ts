@@ -1,13 +1,12 @@
 // Builds what the GSQL executor works on from the server's parts: the engine, the catalog
 // (attached to the engine so catalog changes travel as engine commands), the front end,
-// the binder, and the seams the back end and the loader fill in when present.
+// the binder, and the seam the back end fills in when present.
 import { analyzeSource } from "../../compiler/front-end.js";
 import type { Engine } from "../engine/engine.js";
 import { Catalog } from "../catalog/catalog.js";
 import type { ExecServices, StatementHandler } from "./exec/context.js";
 import { bindDefinitionWithBinder } from "./exec/bind-services.js";
 import type { QueryServices } from "./exec/query-services.js";
-import type { LoadingServices } from "./exec/loading-services.js";
 import { DialogRegistry } from "./dialogs.js";
 
 export interface GsqlServiceOptions {
@@ -16,7 +15,6 @@ export interface GsqlServiceOptions {
   catalog?: Catalog;
   /** Back-end parts (compile, serve, interpret); binding is always the front end's binder. */
   queries?: Omit<QueryServices, "bind">;
-  loading?: LoadingServices;
   restBaseUrl(): string;
   restFetch: ExecServices["restFetch"];
   log?: (line: string) => void;
@@ -35,7 +33,6 @@ export function createExecServices(options: GsqlServiceOptions): ExecServices {
       return { script: result.ast, diagnostics: result.log.diagnostics };
     },
     queries: { ...options.queries, bind: bindDefinitionWithBinder },
-    loading: options.loading ?? {},
     restBaseUrl: options.restBaseUrl,
     restFetch: options.restFetch,
     log: options.log ?? ((line) => process.stderr.write(line + "\n")),

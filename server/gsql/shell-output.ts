@@ -18,8 +18,10 @@ export interface ShellOutput {
   cookie(cookieText: string): void;
   /** Asks the client to open a dialog of `kind` answering to `dialogId`. */
   interact(kind: string, dialogId: string, extra?: string): void;
-  /** Moves the client's cursor up `lines` lines and clears the line there (progress redraws). */
-  redraw(lines: number): void;
+  /** Moves the client's cursor up `lines` lines (progress redraws). */
+  cursorUp(lines: number): void;
+  /** Clears the line the cursor is on, before it is printed again. */
+  cleanLine(): void;
   /** True once the client has gone away; long work may stop early. */
   readonly closed: boolean;
 }
@@ -49,8 +51,12 @@ export class StreamShellOutput implements ShellOutput {
     this.write(`${INTERACT_PREFIX},${kind},${dialogId}${extra === undefined ? "" : "," + extra}\n`);
   }
 
-  redraw(lines: number): void {
-    this.write(`${MOVE_CURSOR_UP_PREFIX},${lines}\n${CLEAN_LINE}\n`);
+  cursorUp(lines: number): void {
+    this.write(`${MOVE_CURSOR_UP_PREFIX},${lines}\n`);
+  }
+
+  cleanLine(): void {
+    this.write(`${CLEAN_LINE}\n`);
   }
 
   /** Writes the return-code line and ends the stream. */
@@ -84,7 +90,9 @@ export class BufferShellOutput implements ShellOutput {
     throw new Error(`The ${kind} dialog needs an interactive client.`);
   }
 
-  redraw(): void {}
+  cursorUp(): void {}
+
+  cleanLine(): void {}
 
   text(): string {
     return this.lines.map((l) => l + "\n").join("");

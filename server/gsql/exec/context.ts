@@ -12,7 +12,6 @@ import type { DialogRegistry } from "../dialogs.js";
 import type { ShellOutput } from "../shell-output.js";
 import type { Session } from "../session.js";
 import type { QueryServices } from "./query-services.js";
-import type { LoadingServices } from "./loading-services.js";
 
 /** How one statement ended. */
 export type Outcome = "ok" | "error" | "no-graph";
@@ -35,7 +34,6 @@ export interface ExecServices {
   dialogs: DialogRegistry;
   parse: ParseGsql;
   queries: QueryServices;
-  loading: LoadingServices;
   /** The REST endpoints' address as users reach it, for the curl lines INSTALL QUERY prints. */
   restBaseUrl(): string;
   /** A request to the REST endpoints, in process (RUN QUERY goes through GET /query like any client). */

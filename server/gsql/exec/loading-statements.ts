@@ -1,58 +1,73 @@
-// Loading jobs at the shell: CREATE LOADING JOB (checked against the schema by the loader's
-// planner), RUN LOADING JOB (the loader reads the files; the shell shows a progress bar and
-// the status table with warnings), and DROP JOB for every kind of job.
-import type { AstCreateLoadingJob, AstDrop, AstExpr, AstRunLoadingJob } from "../../../compiler/ast/index.js";
+// Loading jobs at the shell: CREATE LOADING JOB (checked by the binder, turned into the
+// loader's plan, kept in the catalog), RUN LOADING JOB (the loader runs it; the shell shows
+// its status block redrawn in place while files load, then the status table and warnings),
+// and DROP JOB for every kind of job.
+import type { AstCreateLoadingJob, AstDrop, AstRunLoadingJob } from "../../../compiler/ast/index.js";
+import { DiagnosticLog } from "../../../compiler/diagnostics/index.js";
+import { bindLoadingJob } from "../../../compiler/bind/index.js";
+import { planFromBoundJob } from "../../loading/bound-adapter.js";
+import { runLoadingJob } from "../../loading/run-job.js";
+import type { LoadingJobPlan } from "../../loading/plan.js";
 import type { CatalogChange } from "../../catalog/catalog-state.js";
 import { nameList, statementText, submit, workingGraph, type Outcome, type StatementContext } from "./context.js";
 import { printDdlDiagnostics } from "./diagnostic-text.js";
 import { jobNameTaken } from "./job-names.js";
-import { loadingStatusLines, progressLine } from "./loading-status.js";
-import type { LoadingProgress } from "./loading-services.js";
 
 export function runCreateLoadingJob(s: AstCreateLoadingJob, ctx: StatementContext): Outcome {
   const name = s.name.name;
   const where = workingGraph(ctx, s.graph?.name);
   if (!where.graph) return where.outcome!;
   const graph = where.graph;
-  const planner = ctx.services.loading.plan;
-  if (!planner) {
-    ctx.out.line("CREATE LOADING JOB is not available in this server build: the loader is not part of it.");
-    return "error";
-  }
+  const failed = () => {
+    ctx.out.line(`Failed to create loading jobs: ${nameList([name])}.`);
+    return "error" as const;
+  };
   if (jobNameTaken(ctx, graph, name)) {
     ctx.out.line(`Semantic Check Fails: The job name ${name} is used by another object! Please use a different name.`);
-    ctx.out.line(`Failed to create loading jobs: ${nameList([name])}.`);
-    return "error";
+    return failed();
   }
-  const planned = planner(s, ctx.services.engine.schema, graph);
-  if (planned.plan === undefined || planned.diagnostics.some((d) => d.severity === "error")) {
-    printDdlDiagnostics(planned.diagnostics, ctx.out);
-    ctx.out.line(`Failed to create loading jobs: ${nameList([name])}.`);
-    return "error";
+  const log = new DiagnosticLog();
+  const bound = bindLoadingJob(s, ctx.services.engine.schema, log, graph);
+  printDdlDiagnostics(log.diagnostics, ctx.out);
+  if (!bound || log.hasErrors()) return failed();
+  let plan: LoadingJobPlan;
+  try {
+    plan = planFromBoundJob(bound);
+  } catch (err) {
+    ctx.out.line(`Semantic Check Fails: ${err instanceof Error ? err.message : String(err)}`);
+    return failed();
   }
-  printDdlDiagnostics(planned.diagnostics, ctx.out);
-  const text = planned.normalizedText ?? statementText(ctx, s);
-  submit(ctx, [{ kind: "put-loading-job", job: { name, graph, text, plan: planned.plan, types: planned.types } }]);
+  submit(ctx, [{ kind: "put-loading-job", job: { name, graph, text: statementText(ctx, s), plan, types: typesWritten(plan) } }]);
   ctx.out.line(`Successfully created loading jobs: ${nameList([name])}.`);
   return "ok";
 }
 
+/** Vertex and edge types a plan writes or deletes. */
+function typesWritten(plan: LoadingJobPlan): string[] {
+  const types = new Set<string>();
+  for (const st of plan.statements) {
+    if (st.kind === "load") {
+      for (const d of st.destinations) if (d.kind === "vertex" || d.kind === "edge") types.add(d.type);
+    } else {
+      types.add(st.type);
+    }
+  }
+  return [...types];
+}
+
 /** USING options of RUN LOADING JOB that are not file variables. */
 const RUN_OPTIONS = new Set(["CONCURRENCY", "BATCH_SIZE", "EOF"]);
+/** Least time between two redraws of the loading status, and before the first, in milliseconds. */
+const REDRAW_MS = 250;
+const FIRST_DRAW_MS = 1000;
 
 export async function runRunLoadingJob(s: AstRunLoadingJob, ctx: StatementContext): Promise<Outcome> {
   const where = workingGraph(ctx);
   if (!where.graph) return where.outcome!;
   const graph = where.graph;
   const name = s.name.name;
-  const job = ctx.services.catalog.loadingJob(graph, name);
-  if (!job) {
+  if (!ctx.services.catalog.loadingJob(graph, name)) {
     ctx.out.line(`Semantic Check Fails: The job ${name} does not exist!`);
-    return "error";
-  }
-  const run = ctx.services.loading.run;
-  if (!run) {
-    ctx.out.line("RUN LOADING JOB is not available in this server build: the loader is not part of it.");
     return "error";
   }
   const flags = parseRunFlags(s);
@@ -60,45 +75,52 @@ export async function runRunLoadingJob(s: AstRunLoadingJob, ctx: StatementContex
     ctx.out.line(flags);
     return "error";
   }
-  const files = new Map<string, string>();
+  const paths: Record<string, string> = {};
   for (const o of s.using) {
     if (RUN_OPTIONS.has(o.name.name.toUpperCase())) continue;
-    const path = literalText(o.value);
-    if (path === undefined) {
+    if (o.value.kind !== "StringLiteral") {
       ctx.out.line(`The file path of ${o.name.name} must be a string, as in USING ${o.name.name}="/data/file.csv".`);
       return "error";
     }
-    files.set(o.name.name, path);
+    Object.defineProperty(paths, o.name.name, { value: o.value.value, enumerable: true, configurable: true, writable: true });
   }
-  const jobId = `${graph}.${name}.file.m1.${Date.now()}`;
-  ctx.out.line(`[Tip: Use "CTRL + C" to stop displaying the loading status update, then use "SHOW LOADING STATUS jobid" to track the loading progress again]`);
-  ctx.out.line(`[Tip: Manage loading jobs with "ABORT/RESUME LOADING JOB jobid"]`);
-  ctx.out.line(flags.noPrint ? "Kick off the following job:" : "Kick off the following job, i.e.");
-  ctx.out.line(`  JobName: ${name}, jobid: ${jobId}`);
-  ctx.out.line("");
+  let shown = 0;
+  let lastDraw = 0;
   const started = performance.now();
-  let lastProgress = 0;
-  const onProgress = (p: LoadingProgress) => {
-    const now = performance.now();
-    if (flags.noPrint || now - lastProgress < 250) return;
-    lastProgress = now;
-    ctx.out.line(progressLine(p));
-  };
-  let summaries;
   try {
-    summaries = await run({ plan: job.plan, files, flags }, onProgress);
+    const summary = await runLoadingJob(ctx.services.engine, {
+      graph,
+      job: name,
+      paths,
+      ...flags,
+      onProgress: (lines) => {
+        const now = performance.now();
+        // Short loads show only the final status; long ones a status block redrawn in place.
+        if (flags.noPrint || now - started < FIRST_DRAW_MS || now - lastDraw < REDRAW_MS) return;
+        lastDraw = now;
+        if (shown > 0) ctx.out.cursorUp(shown);
+        for (const l of lines) {
+          if (shown > 0) ctx.out.cleanLine();
+          ctx.out.line(l);
+        }
+        shown = lines.length;
+      },
+    });
+    if (shown > 0) {
+      // The final status replaces the running display.
+      ctx.out.cursorUp(shown);
+      for (let i = 0; i < shown; i++) ctx.out.cleanLine();
+    }
+    for (const l of summary.lines) ctx.out.line(l);
+    ctx.out.line(`LOAD SUCCESSFUL for loading jobid: ${summary.jobId}`);
+    ctx.out.line(`  Job ID: ${summary.jobId}`);
+    ctx.out.line(`  Elapsed time: ${Math.round((performance.now() - started) / 1000)} sec`);
+    return "ok";
   } catch (err) {
-    ctx.out.line(err instanceof Error ? err.message : String(err));
-    ctx.out.line(`Job "${jobId}" failed.`);
+    if (!(err instanceof Error) || err.name !== "LoadError") throw err;
+    ctx.out.line(err.message);
     return "error";
   }
-  if (!flags.noPrint) {
-    for (const l of loadingStatusLines(jobId, summaries)) ctx.out.line(l);
-  }
-  ctx.out.line(`LOAD SUCCESSFUL for loading jobid: ${jobId}`);
-  ctx.out.line(`  Job ID: ${jobId}`);
-  ctx.out.line(`  Elapsed time: ${Math.max(0, Math.round((performance.now() - started) / 1000))} sec`);
-  return "ok";
 }
 
 interface RunFlags {
@@ -120,7 +142,7 @@ function parseRunFlags(s: AstRunLoadingJob): RunFlags | string {
         break;
       case "n": {
         const m = /^\s*(?:([0-9]+)\s*,\s*)?([0-9]+|\$)\s*$/.exec(f.value ?? "");
-        if (!m) return `-n takes [first,]last line numbers, as -n 50, -n 10,50 or -n 10,$.`;
+        if (!m) return "-n takes [first,]last line numbers, as -n 50, -n 10,50 or -n 10,$.";
         const first = m[1] === undefined ? 1 : Number(m[1]);
         flags.lineRange = m[2] === "$" ? { first } : { first, last: Number(m[2]) };
         break;
@@ -136,10 +158,6 @@ function parseRunFlags(s: AstRunLoadingJob): RunFlags | string {
     }
   }
   return flags;
-}
-
-function literalText(e: AstExpr): string | undefined {
-  return e.kind === "StringLiteral" ? e.value : undefined;
 }
 
 /** DROP JOB names | * | ALL: loading and schema-change jobs of the working graph (global scope: global jobs, or every graph's with ALL). */
