@@ -9,6 +9,7 @@ import type { RestServices } from "./rest-services.js";
 import { createGsqlApp } from "./gsql/gsql-app.js";
 import { createExecServices, type GsqlServiceOptions } from "./gsql/gsql-services.js";
 import type { ExecServices } from "./gsql/exec/context.js";
+import { createDemoGraph, isEmptyDatabase, type DemoResult } from "./gsql/demo/demo-graph.js";
 import { Engine } from "./engine/engine.js";
 import { createStore } from "../runtime-wasm/store/index.js";
 
@@ -17,6 +18,8 @@ export interface ServeOptions extends RestAppOptions {
   host?: string;
   /** Port of the GSQL-server endpoints (0: any free port); absent: not started. */
   gsqlPort?: number;
+  /** Create the demo graph when the database is empty (needs the GSQL port). */
+  demo?: boolean;
   /** Back-end parts of the GSQL executor (compile, serve, interpret), when this build has them. */
   gsql?: Pick<GsqlServiceOptions, "queries">;
 }
@@ -27,6 +30,8 @@ export interface RunningServer {
   gsqlPort?: number;
   services: RestServices;
   gsql?: ExecServices;
+  /** What creating the demo graph printed, when it was created at this start. */
+  demo?: DemoResult;
   close(): Promise<void>;
 }
 
@@ -40,6 +45,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const servers = [restServer];
   let gsql: ExecServices | undefined;
   let gsqlPort: number | undefined;
+  let demo: DemoResult | undefined;
   if (options.gsqlPort !== undefined) {
     const local = `http://127.0.0.1:${restPort}`;
     gsql = createExecServices({
@@ -56,12 +62,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const gsqlServer = await listen(gsqlApp, options.gsqlPort, host);
     gsqlPort = (gsqlServer.address() as AddressInfo).port;
     servers.push(gsqlServer);
+    if (options.demo && isEmptyDatabase(gsql)) demo = await createDemoGraph(gsql);
   }
   return {
     restPort,
     gsqlPort,
     services,
     gsql,
+    demo,
     close: () =>
       Promise.all(
         servers.map(
