@@ -9,6 +9,8 @@ import type { SourceText } from "./parse/source-text.js";
 export interface FrontEndOptions {
   /** Collect into this log instead of a fresh one (to check several files into one report). */
   log?: DiagnosticLog;
+  /** Schema DDL that runs before this text (`gsqlc check --schema`), for the bind stage. */
+  schema?: AstScript;
 }
 
 export interface FrontEndResult {

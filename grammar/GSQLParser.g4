@@ -11,6 +11,15 @@ parser grammar GSQLParser;
 
 options { tokenVocab = GSQLLexer; }
 
+@members {
+    /** Whether the next token starts right where the previous one ended (nothing between them). */
+    protected nextIsAdjacent(): boolean {
+        const previous = this.inputStream.LT(-1);
+        const next = this.inputStream.LT(1);
+        return previous !== null && next !== null && next.start === previous.stop + 1;
+    }
+}
+
 script
     : topStatement* EOF
     ;
@@ -63,7 +72,7 @@ identifier
     | DIRECTED | UNDIRECTED | PRIMARY | KEY | DEFAULT | DISCRIMINATOR | COMPRESS | ADMIN
     | CASCADE | GLOBAL | SCHEMA_CHANGE | JOB | ADD | ATTRIBUTE | INDEX | PAIR | LOADING
     | DEFINE | FILENAME | HEADER | INPUT_LINE_FILTER | LOAD | USING | TEMP_TABLE | NUMERIC
-    | EMPTY | USER | SECRET | ROLE | PRIVILEGE | PASSWORD | STORE | STATUS | PACKAGE
+    | EMPTY | USER | SECRET | ROLE | PRIVILEGE | PASSWORD | STORE | STATUS | PACKAGE | ALL
     ;
 
 // After `.` any word names a member: `.filter(...)`, `.set(...)`, `.type`, `.size()`.
@@ -77,7 +86,7 @@ memberName
     | OR | ORDER | PINNED | PRIMARY_ID | PRINT | QUERY | RAISE | RANGE | RETURN | RETURNS | RUN
     | SAMPLE | SELECT | SET | STATIC | STRING | SUM | SYNTAX | TARGET | THEN | TO | TO_CSV
     | TRAILING | TRIM | TRUE | TRY | TUPLE | TYPEDEF | UINT | UNION | VALUES | VERTEX | WHEN
-    | WHERE | WHILE | WITH | ALL | USE | DROP | ALTER | ON | INSTALL | SHOW | LS | GRANT
+    | WHERE | WHILE | WITH | USE | DROP | ALTER | ON | INSTALL | SHOW | LS | GRANT
     | REVOKE | CLEAR | BEGIN | ABORT | RESUME | HELP | FIXED_BINARY
     ;
 
@@ -85,7 +94,8 @@ nameList
     : identifier (COMMA identifier)*
     ;
 
-// `*` or ALL where a command accepts "every one".
+// `*` or ALL where a command accepts "every one" (ALL is also a name elsewhere, so commands
+// list this alternative first).
 allNames
     : STAR
     | ALL
@@ -101,15 +111,10 @@ flagValue
     | REAL_LIT
     ;
 
-// A name or glob as written (`q`, `q*`, `*`, `Per?on`).
+// A name or glob as written (`q`, `q*`, `*`, `Per?on`). Parts after the first must touch the
+// previous one, so a glob never runs into the next statement.
 globPattern
-    : globPart+
-    ;
-
-globPart
-    : identifier
-    | STAR
-    | QUESTION
+    : (identifier | STAR | QUESTION) ({this.nextIsAdjacent()}? (memberName | STAR | QUESTION | INT_LIT))*
     ;
 
 // Free-form words joined without spaces: job ids (`g.j.file.m1.1592359900330`), secrets.
@@ -262,9 +267,9 @@ typedefTuple
     ;
 
 dropStatement
-    : DROP (VERTEX | EDGE | TUPLE) (nameList | allNames)   # dropTypes
+    : DROP (VERTEX | EDGE | TUPLE) (allNames | nameList)   # dropTypes
     | DROP GRAPH identifier CASCADE?                       # dropGraph
-    | DROP (JOB | QUERY) (nameList | allNames)             # dropJobOrQuery
+    | DROP (JOB | QUERY) (allNames | nameList)             # dropJobOrQuery
     | DROP (USER | ROLE) nameList                          # dropUserOrRole
     | DROP SECRET wordSequence                             # dropSecret
     | DROP ALL                                             # dropAll
@@ -652,7 +657,7 @@ args
 // Shell commands
 
 installQuery
-    : INSTALL QUERY flag* (nameList | allNames)?
+    : INSTALL QUERY flag* (allNames | nameList)?
     ;
 
 runQuery
@@ -709,7 +714,7 @@ clearGraphStore
     ;
 
 helpStatement
-    : HELP identifier?
+    : HELP (identifier | QUERY)?
     ;
 
 // A shell block: the statements between BEGIN and END go as one unit; ABORT discards them.

@@ -125,7 +125,7 @@ export class ShellBuilder {
   }
 
   help(ctx: P.HelpStatementContext): AstHelp {
-    const topic = ctx.identifier();
+    const topic = ctx.identifier() ?? ctx.QUERY();
     const node: AstHelp = { kind: "Help", range: this.b.range(ctx) };
     if (topic !== null) node.topic = this.b.ident(topic) as AstIdent;
     return node;

@@ -33,7 +33,20 @@ export function astToJson(node: AstNode): unknown {
   return toPlain(node);
 }
 
-/** The AST as indented JSON text, ending with a newline. */
+/** JSON text where any value that fits in `width` characters stays on one line. */
+function layout(value: unknown, indent: string, width: number): string {
+  const flat = JSON.stringify(value);
+  if (flat.length + indent.length <= width || typeof value !== "object" || value === null) return flat;
+  const inner = indent + "  ";
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    return `[\n${value.map((v) => inner + layout(v, inner, width)).join(",\n")}\n${indent}]`;
+  }
+  const entries = Object.entries(value as Record<string, unknown>);
+  return `{\n${entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${layout(v, inner, width)}`).join(",\n")}\n${indent}}`;
+}
+
+/** The AST as JSON text (small nodes on one line), ending with a newline. */
 export function dumpAst(node: AstNode): string {
-  return JSON.stringify(astToJson(node), null, 2) + "\n";
+  return layout(astToJson(node), "", 110) + "\n";
 }

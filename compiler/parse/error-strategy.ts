@@ -2,7 +2,7 @@
 // messages, while keeping ANTLR's recovery (single-token insertion/deletion, then resync),
 // so one run reports several errors. Reports stop after a cap to keep garbage input cheap.
 import {
-  DefaultErrorStrategy, Token, type NoViableAltException, type Parser, type ParserRuleContext, type RecognitionException,
+  DefaultErrorStrategy, Token, type IntervalSet, type NoViableAltException, type Parser, type ParserRuleContext, type RecognitionException,
 } from "antlr4ng";
 import type { DiagnosticLog } from "../diagnostics/diagnostic-log.js";
 import type { DiagnosticCode } from "../diagnostics/codes.js";
@@ -44,9 +44,51 @@ export class SyntaxErrorCounter {
   }
 }
 
+/** Which kind of statement list a state's expected tokens belong to, if any. */
+function statementList(expected: IntervalSet): "top" | "semicolon" | undefined {
+  if (expected.contains(GSQLParser.CREATE) && expected.contains(GSQLParser.INSTALL)) return "top";
+  if (expected.contains(GSQLParser.PRINT) && expected.contains(GSQLParser.SELECT)) return "semicolon";
+  if (expected.contains(GSQLParser.LOAD) && expected.contains(GSQLParser.DEFINE)) return "semicolon";
+  if (expected.contains(GSQLParser.ADD) && expected.contains(GSQLParser.ALTER)) return "semicolon";
+  return undefined;
+}
+
 export class DiagnosticErrorStrategy extends DefaultErrorStrategy {
   constructor(private readonly errors: SyntaxErrorCounter) {
     super();
+  }
+
+  /**
+   * At the head of a statement list (query body, job body, script), a token that cannot
+   * start a statement is skipped together with the rest of its statement, up to the next
+   * `;` (or to the next command at top level), and the list goes on. ANTLR's default would
+   * leave the whole body instead, turning one bad statement into errors in all that follow.
+   */
+  override sync(recognizer: Parser): void {
+    if (this.inErrorRecoveryMode(recognizer)) return;
+    const stream = recognizer.inputStream;
+    const next = stream.LA(1);
+    const expected = recognizer.atn.nextTokens(recognizer.atn.states[recognizer.state]!);
+    const list = statementList(expected);
+    if (list === undefined || expected.contains(next) || expected.contains(Token.EPSILON) || next === Token.EOF) {
+      super.sync(recognizer);
+      return;
+    }
+    this.errors.markContext(recognizer.context);
+    const found = recognizer.getCurrentToken();
+    this.errors.report("GSQL1002", found, {
+      found: describeFound(found), expected: list === "top" ? "a command" : "a statement",
+    });
+    let depth = 0;
+    while (stream.LA(1) !== Token.EOF) {
+      const type = stream.LA(1);
+      if (depth === 0 && type === GSQLParser.RBRACE) break;
+      if (depth === 0 && list === "top" && expected.contains(type)) break;
+      recognizer.consume();
+      if (type === GSQLParser.LBRACE) depth++;
+      else if (type === GSQLParser.RBRACE) depth--;
+      else if (type === GSQLParser.SEMI && depth === 0 && list === "semicolon" && expected.contains(stream.LA(1))) break;
+    }
   }
 
   /**
