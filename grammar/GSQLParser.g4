@@ -588,11 +588,11 @@ expr
     | predicate                                            # predicateExpr
     ;
 
+// NOT is factored out of IN / BETWEEN / LIKE so the choice after it is a single-token one
+// (SLL prediction fails on the unfactored form).
 predicate
     : arith ( compareOp arith
-            | NOT? IN arith
-            | NOT? BETWEEN arith AND arith
-            | NOT? LIKE arith (ESCAPE arith)?
+            | NOT? (IN arith | BETWEEN arith AND arith | LIKE arith (ESCAPE arith)?)
             | IS NOT? (NULL | NUMERIC | EMPTY)
             )?
     ;

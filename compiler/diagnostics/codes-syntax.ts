@@ -21,5 +21,6 @@ export const SYNTAX_CODES = {
   GSQL1019: { severity: "error", message: "an edge type in a pattern has one direction mark: '{name}>' or '<{name}'" },
   GSQL1020: { severity: "error", message: "unknown column reference '{text}'; expected $<position>, $\"<name>\" or $sys.<name>" },
   GSQL1021: { severity: "error", message: "HeapAccum needs at least one sort field" },
+  GSQL1022: { severity: "error", message: "'{word}' is a reserved word and cannot be used as a name" },
   GSQL1099: { severity: "error", message: "internal error while reading this statement ({detail}); please report it" },
 } as const;

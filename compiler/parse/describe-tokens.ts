@@ -25,6 +25,7 @@ const SUMMARISED_RULES: [number, string][] = [
   [GSQLParser.RULE_queryStatement, "a statement"],
   [GSQLParser.RULE_dmlStatement, "a statement"],
   [GSQLParser.RULE_expr, "an expression"],
+  [GSQLParser.RULE_arith, "an expression"],
   [GSQLParser.RULE_dataType, "a type"],
   [GSQLParser.RULE_accumTypeName, "an accumulator type"],
   [GSQLParser.RULE_identifier, "a name"],

@@ -17,6 +17,9 @@ export const MAX_SYNTAX_ERRORS = 50;
 export class SyntaxErrorCounter {
   count = 0;
   capped = false;
+  /** Token index of the last reported error (-1: none yet). */
+  lastErrorTokenIndex = -1;
+  private lastErrorOffset = -1;
   /** Every rule context that was active when an error was found or recovered from (with its ancestors). */
   readonly erroneous = new Set<ParserRuleContext>();
 
@@ -25,6 +28,11 @@ export class SyntaxErrorCounter {
   /** Logs a syntax diagnostic unless the cap was reached. */
   report(code: DiagnosticCode, token: Token | null, args: MessageArgs): void {
     if (this.capped) return;
+    // Recovery can meet the same token twice; one message per place is enough.
+    const offset = token === null || token.type === Token.EOF ? Number.MAX_SAFE_INTEGER : token.start;
+    if (offset === this.lastErrorOffset && code !== "GSQL1007" && code !== "GSQL1006") return;
+    this.lastErrorOffset = offset;
+    this.lastErrorTokenIndex = token?.tokenIndex ?? this.lastErrorTokenIndex;
     if (this.count >= MAX_SYNTAX_ERRORS) {
       this.capped = true;
       this.log.report("GSQL1009", this.tokenRange(token), { file: this.source.file });
@@ -44,13 +52,23 @@ export class SyntaxErrorCounter {
   }
 }
 
-/** Which kind of statement list a state's expected tokens belong to, if any. */
-function statementList(expected: IntervalSet): "top" | "semicolon" | undefined {
-  if (expected.contains(GSQLParser.CREATE) && expected.contains(GSQLParser.INSTALL)) return "top";
-  if (expected.contains(GSQLParser.PRINT) && expected.contains(GSQLParser.SELECT)) return "semicolon";
-  if (expected.contains(GSQLParser.LOAD) && expected.contains(GSQLParser.DEFINE)) return "semicolon";
-  if (expected.contains(GSQLParser.ADD) && expected.contains(GSQLParser.ALTER)) return "semicolon";
-  return undefined;
+/** Whether the parser is at the head of a statement list (and which kind), from its rule and expected tokens. */
+function statementList(rule: number, expected: IntervalSet): "top" | "semicolon" | undefined {
+  switch (rule) {
+    case GSQLParser.RULE_script:
+    case GSQLParser.RULE_shellBlock:
+      return expected.contains(GSQLParser.CREATE) ? "top" : undefined;
+    case GSQLParser.RULE_queryBody:
+    case GSQLParser.RULE_queryStatement:
+    case GSQLParser.RULE_exceptionHandler:
+      return expected.contains(GSQLParser.PRINT) ? "semicolon" : undefined;
+    case GSQLParser.RULE_createLoadingJob:
+      return expected.contains(GSQLParser.DEFINE) ? "semicolon" : undefined;
+    case GSQLParser.RULE_createSchemaChangeJob:
+      return expected.contains(GSQLParser.ALTER) ? "semicolon" : undefined;
+    default:
+      return undefined;
+  }
 }
 
 export class DiagnosticErrorStrategy extends DefaultErrorStrategy {
@@ -69,26 +87,58 @@ export class DiagnosticErrorStrategy extends DefaultErrorStrategy {
     const stream = recognizer.inputStream;
     const next = stream.LA(1);
     const expected = recognizer.atn.nextTokens(recognizer.atn.states[recognizer.state]!);
-    const list = statementList(expected);
+    const list = statementList(recognizer.context?.ruleIndex ?? -1, expected);
     if (list === undefined || expected.contains(next) || expected.contains(Token.EPSILON) || next === Token.EOF) {
       super.sync(recognizer);
       return;
     }
     this.errors.markContext(recognizer.context);
     const found = recognizer.getCurrentToken();
-    this.errors.report("GSQL1002", found, {
-      found: describeFound(found), expected: list === "top" ? "a command" : "a statement",
-    });
+    if (!(list === "top" && this.followsRecoveredCommand(recognizer))) {
+      this.errors.report("GSQL1002", found, {
+        found: describeFound(found), expected: list === "top" ? "a command" : "a statement",
+      });
+    }
     let depth = 0;
     while (stream.LA(1) !== Token.EOF) {
       const type = stream.LA(1);
-      if (depth === 0 && type === GSQLParser.RBRACE) break;
+      if (depth === 0 && type === GSQLParser.RBRACE && list !== "top") break;
       if (depth === 0 && list === "top" && expected.contains(type)) break;
       recognizer.consume();
       if (type === GSQLParser.LBRACE) depth++;
-      else if (type === GSQLParser.RBRACE) depth--;
+      else if (type === GSQLParser.RBRACE) depth = Math.max(0, depth - 1);
       else if (type === GSQLParser.SEMI && depth === 0 && list === "semicolon" && expected.contains(stream.LA(1))) break;
     }
+  }
+
+  /**
+   * Whether the previous command already had an error: then the text the parser stopped at
+   * (typically the rest of a broken query body) is part of that mistake, not a new one.
+   */
+  private followsRecoveredCommand(recognizer: Parser): boolean {
+    const children = recognizer.context?.children ?? [];
+    for (let i = children.length - 1; i >= 0; i--) {
+      const child = children[i] as ParserRuleContext;
+      if (child.start === undefined) continue;
+      return child.start !== null && this.errors.lastErrorTokenIndex >= child.start.tokenIndex;
+    }
+    return false;
+  }
+
+  /**
+   * A reserved word where a name is expected: say so, and read it as the name so the rest
+   * of the statement is checked normally.
+   */
+  override recoverInline(recognizer: Parser): Token {
+    this.errors.markContext(recognizer.context);
+    const token = recognizer.getCurrentToken();
+    const expected = recognizer.getExpectedTokens();
+    if (expected.contains(GSQLParser.ID) && token.type !== GSQLParser.ID && /^[A-Za-z_][A-Za-z0-9_]*$/.test(token.text ?? "")) {
+      this.errors.report("GSQL1022", token, { word: token.text ?? "" });
+      recognizer.consume();
+      return token;
+    }
+    return super.recoverInline(recognizer);
   }
 
   /**
@@ -109,11 +159,6 @@ export class DiagnosticErrorStrategy extends DefaultErrorStrategy {
   override recover(recognizer: Parser, e: RecognitionException): void {
     this.errors.markContext(recognizer.context);
     super.recover(recognizer, e);
-  }
-
-  override recoverInline(recognizer: Parser): Token {
-    this.errors.markContext(recognizer.context);
-    return super.recoverInline(recognizer);
   }
 
   override reportInputMismatch(recognizer: Parser, e: RecognitionException): void {
@@ -145,9 +190,9 @@ export class DiagnosticErrorStrategy extends DefaultErrorStrategy {
     if (this.inErrorRecoveryMode(recognizer)) return;
     this.beginErrorCondition(recognizer);
     const found = recognizer.getCurrentToken();
-    this.errors.report("GSQL1002", found, {
-      found: describeFound(found), expected: describeExpected(recognizer, this.getExpectedTokens(recognizer)),
-    });
+    const expected = describeExpected(recognizer, this.getExpectedTokens(recognizer));
+    if (found.type === Token.EOF) this.errors.report("GSQL1005", found, { expected });
+    else this.errors.report("GSQL1002", found, { found: describeFound(found), expected });
   }
 
   override reportMissingToken(recognizer: Parser): void {

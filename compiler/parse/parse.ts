@@ -18,6 +18,8 @@ export interface ParsedScript {
   hasSyntaxErrors: boolean;
   /** Rule contexts in which the parser met a syntax error (each with all its ancestors). */
   errorContexts: ReadonlySet<ParserRuleContext>;
+  /** Whether the fast SLL pass failed and the text was parsed again in full LL mode. */
+  usedFullLL: boolean;
 }
 
 /** Parses a whole GSQL text. Diagnostics go to `log`; the tree is partial where errors were. */
@@ -32,32 +34,45 @@ export function parse(source: string, file: string, log: DiagnosticLog): ParsedS
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     log.report("GSQL1010", text.range(0, 0));
-    return { tree: new ScriptContext(null, -1), source: text, hasSyntaxErrors: true, errorContexts: errors.erroneous };
+    return { tree: new ScriptContext(null, -1), source: text, hasSyntaxErrors: true, errorContexts: errors.erroneous, usedFullLL: false };
   }
   reportLexicalProblems(tokens.getTokens(), errors);
 
   const parser = new GSQLParser(tokens);
   parser.removeErrorListeners();
   let tree: ScriptContext;
+  let usedFullLL = false;
   try {
-    tree = parseWithFallback(parser, tokens, errors);
+    const sll = parseSll(parser);
+    if (sll !== undefined) {
+      tree = sll;
+    } else {
+      usedFullLL = true;
+      tree = parseLl(parser, tokens, errors);
+    }
   } catch (error) {
     // Only a stack overflow can escape the parser: input nested far deeper than any real query.
     if (!(error instanceof RangeError)) throw error;
     log.report("GSQL1010", text.range(0, 0));
-    return { tree: new ScriptContext(null, -1), source: text, hasSyntaxErrors: true, errorContexts: errors.erroneous };
+    return { tree: new ScriptContext(null, -1), source: text, hasSyntaxErrors: true, errorContexts: errors.erroneous, usedFullLL: false };
   }
-  return { tree, source: text, hasSyntaxErrors: errors.count > 0 || errors.capped, errorContexts: errors.erroneous };
+  return { tree, source: text, hasSyntaxErrors: errors.count > 0 || errors.capped, errorContexts: errors.erroneous, usedFullLL };
 }
 
-function parseWithFallback(parser: GSQLParser, tokens: CommonTokenStream, errors: SyntaxErrorCounter): ScriptContext {
+/** The fast pass: SLL prediction, giving up at the first error. Undefined when it gave up. */
+function parseSll(parser: GSQLParser): ScriptContext | undefined {
   parser.interpreter.predictionMode = PredictionMode.SLL;
   parser.errorHandler = new BailErrorStrategy();
   try {
     return parser.script();
   } catch (error) {
     if (!(error instanceof ParseCancellationException)) throw error;
+    return undefined;
   }
+}
+
+/** The full pass: LL prediction with error recovery and diagnostics. */
+function parseLl(parser: GSQLParser, tokens: CommonTokenStream, errors: SyntaxErrorCounter): ScriptContext {
   tokens.seek(0);
   parser.reset();
   parser.interpreter.predictionMode = PredictionMode.LL;
