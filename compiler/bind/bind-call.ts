@@ -4,7 +4,7 @@
 import type { AstCall, AstExpr, AstMethodCall } from "../ast/index.js";
 import type { SourceRange } from "../diagnostics/index.js";
 import type { BoundExpr } from "./bound.js";
-import { argFits, lookupFunction, lookupMethod, type ArgKind, type BuiltinMethod } from "./builtins.js";
+import { argFits, lookupFunction, lookupMethod, type ArgKind, type BuiltinFunction, type BuiltinMethod } from "./builtins.js";
 import { bindExpr, convertTo, errorExpr } from "./bind-expr.js";
 import { LEVEL_NAMES, type QueryContext } from "./context.js";
 import type { QuerySignature } from "./catalog.js";
@@ -42,6 +42,7 @@ function checkArgs(cx: QueryContext, name: string, kinds: ArgKind[], optional: n
 export function bindCall(cx: QueryContext, e: AstCall): BoundExpr {
   const range = e.range;
   const name = e.callee.name;
+  if (name.toLowerCase() === "selectvertex") return bindSelectVertex(cx, e);
   const tuple = cx.lookupTuple(name);
   if (tuple) {
     const args = e.args.map((a) => bindExpr(cx, a));
@@ -84,6 +85,57 @@ export function bindCall(cx: QueryContext, e: AstCall): BoundExpr {
   const out: BoundExpr = { kind: "call", fn, args, type, range };
   if (e.distinct) out.distinct = true;
   return out;
+}
+
+const SELECT_VERTEX: BuiltinFunction = {
+  id: "fn.selectvertex", name: "selectvertex", args: ["string", "any", "string", "string", "bool"], optional: 0,
+  result: () => ({ kind: "vertexSet" }),
+};
+
+/**
+ * `SelectVertex(path, $col, VertexType, "sep", header)`: the vertices whose ids are in a
+ * column of a file. The column and the type (a name, or `$n` naming a column of type names)
+ * are passed as string literals: "$0", "$\"id\"", "Person".
+ */
+function bindSelectVertex(cx: QueryContext, e: AstCall): BoundExpr {
+  const range = e.range;
+  if (e.args.length !== 5) {
+    cx.error("GSQL3006", range, { name: "SelectVertex", expected: 5, actual: e.args.length });
+    return errorExpr(range);
+  }
+  const [pathAst, colAst, typeAst, sepAst, headerAst] = e.args as [AstExpr, AstExpr, AstExpr, AstExpr, AstExpr];
+  const path = bindExpr(cx, pathAst);
+  if (path.type.kind !== "file" && !(path.type.kind === "primitive" && path.type.name === "STRING") && path.type.kind !== "error") {
+    cx.error("GSQL3007", pathAst.range, { index: 1, name: "SelectVertex", expected: "a file path or FILE", actual: typeToString(path.type) });
+  }
+  const column = (c: AstExpr, index: number): BoundExpr | undefined => {
+    if (c.kind !== "ColumnRef" || c.sys !== undefined) return undefined;
+    const text = c.position !== undefined ? `$${c.position}` : `$"${(c.path ?? []).join(":")}"`;
+    void index;
+    return { kind: "literal", value: text, type: T.STRING, range: c.range };
+  };
+  const col = column(colAst, 2);
+  if (!col) cx.error("GSQL3007", colAst.range, { index: 2, name: "SelectVertex", expected: "a column ($0 or $\"name\")", actual: "an expression" });
+  let vertexTypes: string[] | undefined;
+  let typeArg = column(typeAst, 3);
+  if (!typeArg) {
+    if (typeAst.kind === "Ident" && cx.view.vertexType(typeAst.name)) {
+      vertexTypes = [typeAst.name];
+      typeArg = { kind: "literal", value: typeAst.name, type: T.STRING, range: typeAst.range };
+    } else {
+      cx.error("GSQL2002", typeAst.range, { name: typeAst.kind === "Ident" ? typeAst.name : "(expression)", graph: cx.graphName });
+    }
+  }
+  const sep = bindExpr(cx, sepAst);
+  const header = bindExpr(cx, headerAst);
+  if (sep.type.kind !== "error" && !(sep.type.kind === "primitive" && sep.type.name === "STRING")) {
+    cx.error("GSQL3007", sepAst.range, { index: 4, name: "SelectVertex", expected: "STRING", actual: typeToString(sep.type) });
+  }
+  if (header.type.kind !== "error" && !(header.type.kind === "primitive" && header.type.name === "BOOL")) {
+    cx.error("GSQL3007", headerAst.range, { index: 5, name: "SelectVertex", expected: "BOOL", actual: typeToString(header.type) });
+  }
+  const args = [path, col ?? errorExpr(colAst.range), typeArg ?? errorExpr(typeAst.range), sep, header];
+  return { kind: "call", fn: SELECT_VERTEX, args, type: { kind: "vertexSet", ...(vertexTypes ? { vertexTypes } : {}) }, range };
 }
 
 /** `getAttr("a", "INT")` and `evaluate(s, "int")`: the result type named by a string literal. */
@@ -131,13 +183,50 @@ function argFitsParam(p: GType, a: GType): boolean {
 
 // ---------------------------------------------------------------- methods
 
+const FILTERABLE = new Set(["vertex.neighbors", "vertex.neighborAttribute", "vertex.edgeAttribute"]);
+
+const FILTER: BuiltinMethod = {
+  id: "bag.filter", name: "filter", receiver: "bag", args: ["bool"], optional: 0, mutator: false, result: (r) => r,
+};
+
+/**
+ * `v.neighbors("E").filter(cond)` and the attribute forms: `cond` may name the edge type and
+ * the neighbour's vertex type as if they were aliases (`Knows.weight > 1`).
+ */
+function bindFilter(cx: QueryContext, target: Extract<BoundExpr, { kind: "method" }>, e: AstMethodCall): BoundExpr {
+  const lits = target.args.map((a) => (a.kind === "literal" && typeof a.value === "string" ? a.value : undefined));
+  const edgeNames = (lits[0] ?? "").split("|").map((x) => x.trim()).filter((x) => cx.view.edgeType(x));
+  const vertexName = target.method.id === "vertex.neighborAttribute" ? lits[1] : undefined;
+  if (e.args.length !== 1) {
+    cx.error("GSQL3006", e.range, { name: "filter", expected: 1, actual: e.args.length });
+    return errorExpr(e.range);
+  }
+  const cond = cx.inBlock(() => {
+    for (const n of edgeNames) {
+      cx.scope.names.set(n, { declKind: "alias", id: cx.newId(), name: n, range: e.range, role: "edge", types: [n], anyType: false });
+    }
+    if (vertexName && cx.view.vertexType(vertexName)) {
+      cx.scope.names.set(vertexName, { declKind: "alias", id: cx.newId(), name: vertexName, range: e.range, role: "vertex", types: [vertexName], anyType: false });
+    }
+    const c = bindExpr(cx, e.args[0]!);
+    if (c.type.kind !== "error" && !(c.type.kind === "primitive" && c.type.name === "BOOL")) cx.error("GSQL3005", e.args[0]!.range, { actual: typeToString(c.type) });
+    return c;
+  });
+  return { kind: "method", target, method: FILTER, args: [cond], type: target.type, range: e.range };
+}
+
 export function bindMethodCall(cx: QueryContext, e: AstMethodCall): BoundExpr {
   const range = e.range;
   const target = bindExpr(cx, e.object);
+  if (e.method.name.toLowerCase() === "filter" && target.kind === "method" && FILTERABLE.has(target.method.id)) {
+    return bindFilter(cx, target, e);
+  }
   const args = e.args.map((a) => bindExpr(cx, a));
   const name = e.method.name;
   if (target.type.kind === "error") return errorExpr(range);
-  const m = lookupMethod(target.type, name);
+  // Methods belong to the accumulator, not to the value read from it (`@@bits.flip(3)`).
+  const receiver = target.kind === "globalAccum" || target.kind === "vertexAccum" ? target.decl.type : target.type;
+  const m = lookupMethod(receiver, name) ?? lookupMethod(target.type, name);
   if (!m) {
     if (target.kind === "ref" && target.decl.declKind === "alias" && target.decl.role === "edge" &&
       ["outdegree", "neighbors", "neighborattribute", "edgeattribute"].includes(name.toLowerCase())) {
@@ -147,7 +236,7 @@ export function bindMethodCall(cx: QueryContext, e: AstMethodCall): BoundExpr {
   }
   if (!checkArgs(cx, m.name, m.args, m.optional, m.variadic, args, e.args, range)) return { kind: "method", target, method: m, args, type: T.ERROR, range };
   if (m.mutator) checkMutatorPlacement(cx, target, m, range);
-  return { kind: "method", target, method: m, args, type: methodResult(cx, target, m, args, e), range };
+  return { kind: "method", target, method: m, args, type: methodResult(cx, { ...target, type: receiver }, m, args, e), range };
 }
 
 function methodResult(cx: QueryContext, target: BoundExpr, m: BuiltinMethod, args: BoundExpr[], e: AstMethodCall): GType {

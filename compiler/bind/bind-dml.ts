@@ -4,7 +4,7 @@ import type { AstExpr, AstInsert } from "../ast/index.js";
 import type { BoundExpr, BoundStmt } from "./bound.js";
 import { bindExpr, convertTo } from "./bind-expr.js";
 import type { QueryContext } from "./context.js";
-import { T, attrTypeToGType, isAssignable, typeToString, type GType } from "./types.js";
+import { T, accumAcceptsAccumulate, attrTypeToGType, isAssignable, typeToString, type GType } from "./types.js";
 
 /** `_` as an INSERT value: the attribute's default. */
 function defaultMarker(e: AstExpr): BoundExpr {
@@ -63,7 +63,9 @@ export function bindInsert(cx: QueryContext, s: AstInsert): BoundStmt | undefine
     }
     const attr = attrs.find((a) => a.name === col);
     const t: GType | undefined = attr?.type;
-    if (t && !isAssignable(t, b.type)) cx.error("GSQL3001", v.range, { expected: typeToString(t), actual: typeToString(b.type) });
+    // A collection attribute takes what its accumulator's += takes (`("k" -> 1.0)` for a MAP).
+    const fits = !t || (t.kind === "accum" ? accumAcceptsAccumulate(t, b.type) : isAssignable(t, b.type));
+    if (!fits) cx.error("GSQL3001", v.range, { expected: typeToString(t!), actual: typeToString(b.type) });
     values.push(t ? convertTo(b, t) : b);
   });
   if (et && ends.length === 2) {

@@ -162,6 +162,11 @@ export function bindExpr(cx: QueryContext, e: AstExpr): BoundExpr {
     }
     case "ParenList": {
       const elements = e.items.map((i) => bindExpr(cx, i));
+      // Values of different kinds in parentheses form an anonymous tuple, not a set.
+      if (!elements.every((x) => compatible(elements[0]!.type, x.type))) {
+        const fields = elements.map((x, i) => ({ name: `field${i}`, type: x.type }));
+        return { kind: "tupleCtor", tuple: { kind: "tuple", fields }, args: elements, type: { kind: "tuple", fields }, range };
+      }
       const el = commonElementType(cx, elements);
       return { kind: "setLit", elements: elements.map((x) => convertTo(x, el)), type: { kind: "collection", collection: "SET", element: el }, range };
     }
@@ -201,6 +206,10 @@ function describeAst(e: AstExpr): string {
     case "Reduce": return "REDUCE";
     default: return e.kind;
   }
+}
+
+function compatible(a: GType, b: GType): boolean {
+  return (isNumeric(a) && isNumeric(b)) || isAssignable(a, b) || isAssignable(b, a);
 }
 
 /** The element type of a list/set literal: numbers widen; other types must agree. */
@@ -368,7 +377,12 @@ function bindAttribute(cx: QueryContext, target: BoundExpr, name: string, nameRa
     if (!type) type = at;
     else if (isNumeric(type) && isNumeric(at)) type = widen(type, at);
     else if (!sameType(type, at)) {
-      cx.error("GSQL3001", nameRange, { expected: typeToString(type), actual: `${typeToString(at)} (attribute ${name} of ${tn})` });
+      // Types disagree: an error where the pattern fixed the types; for a vertex of any
+      // type the value's type is only known at run time (each owner keeps its own type).
+      if (typeNames !== undefined && !anyTyped(cx, target)) {
+        cx.error("GSQL3001", nameRange, { expected: typeToString(type), actual: `${typeToString(at)} (attribute ${name} of ${tn})` });
+      }
+      type = T.ERROR;
     }
   }
   if (!type) {
@@ -378,6 +392,10 @@ function bindAttribute(cx: QueryContext, target: BoundExpr, name: string, nameRa
     return errorExpr(range);
   }
   return { kind: "attr", target, attr, type, range };
+}
+
+function anyTyped(cx: QueryContext, e: BoundExpr): boolean {
+  return (e.type.kind === "edge" ? edgeTypesOf(e) : vertexTypesOf(cx, e)) === undefined;
 }
 
 function describeTypes(kind: string, names: string[]): string {
@@ -532,7 +550,13 @@ export function bindSeed(cx: QueryContext, items: AstExpr[], range: SourceRange)
       const e = bindExpr(cx, item);
       if (e.type.kind === "error") continue;
       if (e.type.kind === "vertexSet") {
-        cx.error("GSQL3035", item.range, { what: "a vertex-set variable", where: "inside a seed's braces (assign it directly)" });
+        if (e.kind === "ref") {
+          cx.error("GSQL3035", item.range, { what: "a vertex-set variable", where: "inside a seed's braces (assign it directly)" });
+          continue;
+        }
+        // SelectVertex(...) and other vertex-set values may stand in braces.
+        addTypes(e.type.vertexTypes);
+        parts.push({ kind: "value", expr: e });
         continue;
       }
       if (e.type.kind === "vertex") addTypes(e.type.vertexType ? [e.type.vertexType] : undefined);

@@ -21,6 +21,8 @@ export interface BoundScript {
   schema: DatabaseSchema;
   queries: BoundQuery[];
   loadingJobs: BoundLoadingJob[];
+  /** The working graph after the last statement (USE GRAPH, CREATE GRAPH). */
+  workingGraph?: string;
 }
 
 export interface BindScriptOptions {
@@ -64,6 +66,7 @@ export function bind(script: AstScript, catalog: BindCatalog, log: DiagnosticLog
   const state: ScriptState = { cat, log, graph: opts.workingGraph, syntax: opts.defaultSyntax, jobs: new Map(), out: { schema: cat.schema, queries: [], loadingJobs: [] } };
   for (const s of script.statements) bindTop(state, s);
   state.out.schema = cat.schema;
+  if (state.graph) state.out.workingGraph = state.graph;
   return state.out;
 }
 
@@ -141,12 +144,13 @@ function bindTop(st: ScriptState, s: AstTopStatement): void {
     case "InstallQuery": {
       const optimize = s.flags.some((f) => f.name.toUpperCase() === "OPTIMIZE");
       if (optimize && (s.names.length > 0 || s.all)) log.report("GSQL5001", s.names[0]?.range ?? s.all!.range);
-      else checkQueryNames(st, s.names);
       return;
     }
     case "RunQuery":
     case "InterpretQuery": {
-      const q = checkQueryNames(st, [s.name])[0];
+      // Offline, a query the script does not define may well exist on the server: only
+      // queries this script knows are checked.
+      const q = st.graph ? st.cat.querySignature(st.graph, s.name.name) : undefined;
       if (q && s.args.length > q.params.length) log.report("GSQL3033", s.range, { name: q.name, max: q.params.length, actual: s.args.length });
       return;
     }
@@ -162,20 +166,6 @@ function bindTop(st: ScriptState, s: AstTopStatement): void {
     default:
       return;
   }
-}
-
-function checkQueryNames(st: ScriptState, names: { name: string; range: AstScript["range"] }[]): QuerySignature[] {
-  const out: QuerySignature[] = [];
-  for (const n of names) {
-    if (!st.graph) {
-      st.log.report("GSQL5004", n.range);
-      return out;
-    }
-    const q = st.cat.querySignature(st.graph, n.name);
-    if (!q) st.log.report("GSQL5003", n.range, { kind: "query", name: n.name });
-    else out.push(q);
-  }
-  return out;
 }
 
 /** DROP QUERY / DROP JOB in a script: forget them so later statements see the change. */

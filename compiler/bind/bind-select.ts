@@ -27,18 +27,18 @@ export interface SelectParts {
 }
 
 /** Bind a SELECT-like block; `set` holds UPDATE's SET statements (bound in the select's scope). */
-export function bindSelect(cx: QueryContext, p: SelectParts, set?: AstStatement[]): { select: BoundSelect; set: BoundStmt[] } {
+export function bindSelect(cx: QueryContext, p: SelectParts, set?: AstStatement[], edgeTarget = false): { select: BoundSelect; set: BoundStmt[] } {
   const saved = cx.select;
   const scope: SelectScope = { aliases: new Map(), vertexAliases: [], clause: "from", used: new Set() };
   cx.select = scope;
   try {
-    return cx.inBlock(() => bindSelectBody(cx, scope, p, set));
+    return cx.inBlock(() => bindSelectBody(cx, scope, p, set, edgeTarget));
   } finally {
     cx.select = saved;
   }
 }
 
-function bindSelectBody(cx: QueryContext, scope: SelectScope, p: SelectParts, setAst?: AstStatement[]) {
+function bindSelectBody(cx: QueryContext, scope: SelectScope, p: SelectParts, setAst: AstStatement[] | undefined, edgeTarget: boolean) {
   let source: BoundSelect["source"] | undefined;
   const hops: PatternHop[] = [];
   for (const [i, pattern] of p.from.entries()) {
@@ -58,7 +58,8 @@ function bindSelectBody(cx: QueryContext, scope: SelectScope, p: SelectParts, se
   const selected = scope.aliases.get(p.selected.name);
   let selectedAlias = source.alias;
   if (!selected) cx.error("GSQL2005", p.selected.range, { name: p.selected.name });
-  else if (selected.role === "edge") cx.error("GSQL3011", p.selected.range, { name: selected.name, actual: "an edge", expected: "a vertex" });
+  // UPDATE and DELETE may name an edge alias (they change or delete the matched edges).
+  else if (selected.role === "edge" && !edgeTarget) cx.error("GSQL3011", p.selected.range, { name: selected.name, actual: "an edge", expected: "a vertex" });
   else selectedAlias = selected;
 
   const select: BoundSelect = { range: p.range, syntax: cx.syntax, source, hops, selected: selectedAlias, accum: [], postAccum: [], orderBy: [] };
@@ -73,9 +74,6 @@ function bindSelectBody(cx: QueryContext, scope: SelectScope, p: SelectParts, se
   if (p.accum) {
     for (const a of p.accum.per) if (!scope.aliases.has(a.name)) cx.error("GSQL2005", a.range, { name: a.name });
     select.accum = withClause(cx, scope, "accum", () => cx.atLevel("accum", () => cx.inBlock(() => bindStatements(cx, p.accum!.body))));
-  }
-  if (cx.syntax === "v1" && p.postAccum.length > 1) {
-    cx.error("GSQL3035", p.postAccum[1]!.range, { what: "more than one POST-ACCUM clause", where: "in SYNTAX V1" });
   }
   for (const clause of p.postAccum) select.postAccum.push(...bindPostAccum(cx, scope, clause, selectedAlias));
   const set = setAst ? withClause(cx, scope, "set", () => cx.atLevel("update", () => cx.inBlock(() => bindStatements(cx, setAst)))) : [];
@@ -202,7 +200,7 @@ function bindHops(cx: QueryContext, scope: SelectScope, from: AliasDecl, edge: A
   segments.forEach((seg, i) => {
     const last = i === segments.length - 1;
     const choice = edgeChoice(cx, seg?.alternatives ?? [], edge.arrow, src);
-    const hop: PatternHop = { range: seg?.range ?? edge.range, edges: choice.matches, target: src };
+    const hop: PatternHop = { range: seg?.range ?? edge.range, from: src, edges: choice.matches, target: src };
     if (choice.dynamic) hop.dynamicEdges = choice.dynamic;
     if (seg?.repeat) {
       if (cx.syntax === "v1") cx.error("GSQL3035", seg.repeat.range, { what: "a repeated edge (*)", where: "in SYNTAX V1" });
@@ -266,7 +264,7 @@ function edgeChoice(cx: QueryContext, alts: AstPatternEdge["segments"][number]["
   };
   const directed = () => cx.allEdgeTypeNames().filter((n) => cx.view.edgeType(n)!.directed);
   const undirected = () => cx.allEdgeTypeNames().filter((n) => !cx.view.edgeType(n)!.directed);
-  const v1Dir = (arrow as string) === "left" ? "in" : "out";
+  const v1Dir = "out";
   if (alts.length === 0) {
     if (cx.syntax === "v1") directed().forEach((n) => add(n, v1Dir));
     else directed().forEach((n) => { add(n, "out"); add(n, "in"); });
@@ -294,7 +292,7 @@ function edgeChoice(cx: QueryContext, alts: AstPatternEdge["segments"][number]["
         if (expr.type.kind !== "error" && !(el && isPrimitive(el, "STRING"))) {
           cx.error("GSQL3001", name.range, { expected: "STRING or a collection of STRING (edge type names)", actual: typeToString(expr.type) });
         }
-        dynamic = { expr, mark: mark === "none" ? ((arrow as string) === "left" ? "backward" : "default") : mark };
+        dynamic = { expr, mark: mark === "none" ? "default" : mark };
       } else cx.error("GSQL2003", name.range, { name: name.name, graph: cx.graphName });
       continue;
     }
@@ -305,7 +303,7 @@ function edgeChoice(cx: QueryContext, alts: AstPatternEdge["segments"][number]["
     else if (cx.syntax === "v1") add(et.name, v1Dir);
     else {
       cx.error("GSQL3030", alt.range, { name: et.name });
-      add(et.name, (arrow as string) === "left" ? "in" : "out");
+      add(et.name, "out");
     }
   }
   return { matches: wildcard ? pruneWildcard(cx, matches, from).matches : matches, ...(dynamic ? { dynamic } : {}) };

@@ -136,12 +136,12 @@ function bindStatement(cx: QueryContext, s: AstStatement): BoundStmt | BoundStmt
     }
     case "Update": {
       if (dml) return notAllowedHere(cx, "UPDATE", range), undefined;
-      const { select, set } = bindSelect(cx, { range, selected: s.alias, from: s.from, postAccum: [], orderBy: [], ...(s.where ? { where: s.where } : {}) }, s.set);
+      const { select, set } = bindSelect(cx, { range, selected: s.alias, from: s.from, postAccum: [], orderBy: [], ...(s.where ? { where: s.where } : {}) }, s.set, true);
       return { kind: "update", select, set, range };
     }
     case "DeleteFrom": {
       if (dml) return notAllowedHere(cx, "DELETE ... FROM", range), undefined;
-      const { select } = bindSelect(cx, { range, selected: s.alias, from: s.from, postAccum: [], orderBy: [], ...(s.where ? { where: s.where } : {}) });
+      const { select } = bindSelect(cx, { range, selected: s.alias, from: s.from, postAccum: [], orderBy: [], ...(s.where ? { where: s.where } : {}) }, undefined, true);
       return { kind: "deleteSelect", select, range };
     }
     case "Delete": {
@@ -291,17 +291,24 @@ function bindAssign(cx: QueryContext, s: AstAssign): BoundStmt | undefined {
     const d = cx.scope.lookup(t.name);
     const vs = d?.declKind === "vset" ? d : d ? undefined : cx.vertexSets.get(t.name);
     if (vs) return assignVertexSet(cx, vs, s.value, range);
-    if (!d && looksLikeVertexSet(s.value)) {
-      if (isDml(cx.level)) return notAllowedHere(cx, "a vertex-set assignment", range), undefined;
+    if (!d) {
+      // An unknown name on the left of `=`: a new vertex-set variable if the value is a vertex set.
       if (s.value.kind === "Select") {
+        if (isDml(cx.level)) return notAllowedHere(cx, "a vertex-set assignment", range), undefined;
         const { select } = bindSelect(cx, s.value);
         const decl = declareVertexSet(cx, t.name, t.range, select.selected.anyType ? undefined : select.selected.types);
         return { kind: "select", decl, select, range };
       }
       const value = bindExpr(cx, s.value);
-      const types = value.type.kind === "vertexSet" ? value.type.vertexTypes : undefined;
-      if (value.type.kind !== "vertexSet" && value.type.kind !== "error") cx.error("GSQL3001", s.value.range, { expected: "a vertex set", actual: typeToString(value.type) });
-      const decl = declareVertexSet(cx, t.name, t.range, types);
+      const vt = vertexSetTypesOf(value.type);
+      if (vt === null || isDml(cx.level)) {
+        if (value.type.kind !== "error") {
+          if (looksLikeVertexSet(s.value) && isDml(cx.level)) notAllowedHere(cx, "a vertex-set assignment", range);
+          else cx.error("GSQL2005", t.range, { name: t.name });
+        }
+        return undefined;
+      }
+      const decl = declareVertexSet(cx, t.name, t.range, vt);
       return { kind: "vsetAssign", decl, value, range };
     }
   }
@@ -319,6 +326,14 @@ function bindAssign(cx: QueryContext, s: AstAssign): BoundStmt | undefined {
   }
   if (!isAssignable(dstType, value.type)) cx.error("GSQL3001", s.value.range, { expected: typeToString(dstType), actual: typeToString(value.type) });
   return { kind: "assign", target, value: convertTo(value, dstType), range };
+}
+
+/** The vertex types a value can seed a vertex set with (undefined: any); null when it holds no vertices. */
+function vertexSetTypesOf(t: GType): string[] | undefined | null {
+  if (t.kind === "vertexSet") return t.vertexTypes;
+  const el = t.kind === "collection" || (t.kind === "accum" && ["SetAccum", "BagAccum", "ListAccum"].includes(t.accum)) ? elementTypeOf(t) : undefined;
+  if (el?.kind === "vertex") return el.vertexType ? [el.vertexType] : undefined;
+  return null;
 }
 
 function looksLikeVertexSet(e: AstExpr): boolean {

@@ -140,6 +140,8 @@ export interface EdgeMatch {
 
 export interface PatternHop {
   range: SourceRange;
+  /** The vertex alias this hop leaves from: the previous hop's target, or a pattern's source. */
+  from: AliasDecl;
   edgeAlias?: AliasDecl;
   /** Edge types by name with their normalised direction; empty when `dynamicEdges` decides. */
   edges: EdgeMatch[];
@@ -162,7 +164,8 @@ export interface PatternHop {
 export interface BoundSelect {
   range: SourceRange;
   syntax: "v1" | "v2";
-  /** The FROM source: a vertex-set variable, or (V2) vertex types. */
+  /** The FROM source of the first pattern: a vertex-set variable, or (V2) vertex types. Further
+   * comma-separated patterns (V2) start at the `from` alias of their first hop. */
   source: { alias: AliasDecl; vertexSet?: VertexSetDecl; vertexTypes?: string[] };
   hops: PatternHop[];
   /** The alias whose distinct vertices form the result. */

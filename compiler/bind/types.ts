@@ -280,13 +280,9 @@ export function accumAcceptsAssign(a: AccumType, src: GType): boolean {
   if (src.kind === "accum" && sameAccum(a, src)) return true;
   const scalar = scalarAccumInput(a);
   if (scalar) return isAssignable(scalar, src) || (src.kind === "accum" && isAssignable(scalar, accumOutputType(src)));
-  // Collections: `@@l = [1, 2]`, `@@s = (1, 2)`, `@@s = someSetParam`, `@@m = otherMap`.
-  return accumAcceptsAccumulate(a, src) && src.kind !== "entry" && !isElementValueFor(a, src);
-}
-
-function isElementValueFor(a: AccumType, src: GType): boolean {
-  const el = a.accum === "ListAccum" || a.accum === "SetAccum" || a.accum === "BagAccum" ? a.element : undefined;
-  return el !== undefined && isAssignable(el, src) && src.kind !== "collection" && src.kind !== "accum";
+  // Collections: `@@l = [1, 2]`, `@@s = (1, 2)`, `@@s = someSetParam`, `@@m = otherMap`; a single
+  // element makes a one-element collection (as the loader's overwrite reducer does).
+  return accumAcceptsAccumulate(a, src) && src.kind !== "entry";
 }
 
 /** What `acc += v` accepts, per accumulator type (gsql-semantics §3). */
@@ -307,6 +303,11 @@ export function accumAcceptsAccumulate(a: AccumType, src: GType): boolean {
     case "ListAccum": {
       if (isAssignable(a.element, src) && src.kind !== "collection" && src.kind !== "accum") return true;
       if (a.element.kind === "accum" && src.kind === "accum" && sameAccum(a.element, src)) return true;
+      // ListAccum<ListAccum<T>> += [a, b]: the list is one element.
+      if (a.element.kind === "accum" && a.element.accum === "ListAccum") {
+        const inner = manyElement(src, ["LIST"], ["ListAccum"]);
+        if (inner !== undefined && isAssignable(a.element.element, inner)) return true;
+      }
       const el = manyElement(src, ["LIST"], ["ListAccum"]);
       return el !== undefined && isAssignable(a.element, el);
     }

@@ -29,7 +29,8 @@ export function createExecServices(options: GsqlServiceOptions): ExecServices {
     catalog,
     dialogs: new DialogRegistry(),
     parse: (text, file) => {
-      const result = analyzeSource(text, file);
+      // Binding happens per statement against the live catalog, not for the whole text.
+      const result = analyzeSource(text, file, { astOnly: true });
       return { script: result.ast, diagnostics: result.log.diagnostics };
     },
     queries: { ...options.queries, bind: bindDefinitionWithBinder },

@@ -130,6 +130,8 @@ function planValue(v: LoadValue): ValueExpr {
         : { kind: "split", value: planValue(v.value), separator: v.separators[0]! };
     case "tuple":
       return { kind: "tuple", name: v.name, args: v.args.map(planValue) };
+    case "composite":
+      return { kind: "composite", parts: v.parts.map(planValue) };
   }
 }
 

@@ -7,7 +7,7 @@
 //       prints the file's AST as JSON (diagnostics go to stderr; exit 1 if any error).
 import { parseArgs } from "node:util";
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { analyzeSource, type FrontEndResult } from "../../compiler/front-end.js";
 import { DiagnosticLog } from "../../compiler/diagnostics/diagnostic-log.js";
 import { formatDiagnosticText, formatDiagnosticsJson } from "../../compiler/diagnostics/printer.js";
@@ -88,21 +88,25 @@ function check(args: string[]): number {
     sources.set(values.schema, text);
     schema = analyzeSource(text, values.schema, { log });
   }
-  for (const file of files) {
+  // The schema is checked once, as the schema; a directory that holds it does not check it again.
+  const schemaPath = values.schema !== undefined ? resolve(values.schema) : undefined;
+  const checked = files.filter((f) => resolve(f) !== schemaPath);
+  for (const file of checked) {
     const text = readSource(file);
     sources.set(file, text);
     analyzeSource(text, file, { log, ...(schema ? { schema: schema.ast } : {}) });
   }
+  const fileCount = checked.length + (schema ? 1 : 0);
   const diagnostics = log.sorted();
   const errors = diagnostics.filter((d) => d.severity === "error").length;
   const warnings = diagnostics.length - errors;
   if (values.format === "json") {
-    const report = { files: files.length, errors, warnings, diagnostics: formatDiagnosticsJson(diagnostics) };
+    const report = { files: fileCount, errors, warnings, diagnostics: formatDiagnosticsJson(diagnostics) };
     process.stdout.write(JSON.stringify(report, null, 2) + "\n");
   } else {
     for (const d of diagnostics) process.stdout.write(formatDiagnosticText(d, sources.get(d.range.file)) + "\n");
     const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-    process.stdout.write(`${plural(files.length, "file")} checked: ${plural(errors, "error")}, ${plural(warnings, "warning")}\n`);
+    process.stdout.write(`${plural(fileCount, "file")} checked: ${plural(errors, "error")}, ${plural(warnings, "warning")}\n`);
   }
   return errors > 0 ? 1 : 0;
 }
@@ -112,7 +116,7 @@ function ast(args: string[]): number {
   if (positionals.length !== 1) throw new UsageError("ast takes exactly one file");
   const file = positionals[0]!;
   const text = readSource(file);
-  const result = analyzeSource(text, file);
+  const result = analyzeSource(text, file, { astOnly: true });
   for (const d of result.log.sorted()) process.stderr.write(formatDiagnosticText(d, text) + "\n");
   process.stdout.write(dumpAst(result.ast));
   return result.log.hasErrors() ? 1 : 0;

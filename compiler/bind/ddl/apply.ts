@@ -147,7 +147,7 @@ function graphsUsing(draft: DatabaseSchema, name: string, kind: "vertex" | "edge
     .map((g) => g.name);
 }
 
-function dropGlobalVertex(draft: DatabaseSchema, n: DdlName, log: DiagnosticLog, effect: DdlEffect): void {
+export function dropGlobalVertex(draft: DatabaseSchema, n: DdlName, log: DiagnosticLog, effect: DdlEffect): void {
   const i = draft.vertexTypes.findIndex((t) => t.graph === undefined && t.name === n.name);
   if (i < 0) {
     log.report("GSQL5003", n.range, { kind: "vertex type", name: n.name });
@@ -167,7 +167,7 @@ function dropGlobalVertex(draft: DatabaseSchema, n: DdlName, log: DiagnosticLog,
   effect.droppedVertexTypes.push(n.name);
 }
 
-function dropGlobalEdge(draft: DatabaseSchema, n: DdlName, log: DiagnosticLog, effect: DdlEffect): void {
+export function dropGlobalEdge(draft: DatabaseSchema, n: DdlName, log: DiagnosticLog, effect: DdlEffect): void {
   const et = draft.edgeTypes.find((t) => t.graph === undefined && t.name === n.name);
   if (!et) {
     log.report("GSQL5003", n.range, { kind: "edge type", name: n.name });

@@ -105,11 +105,11 @@ export type SchemaChangeStatement =
   | { kind: "addToGraph"; what: "vertex" | "edge"; names: DdlName[]; graph: DdlName; range: SourceRange }
   /** Global job: `DROP EDGE E FROM GRAPH g` (membership only). */
   | { kind: "dropFromGraph"; what: "vertex" | "edge"; names: DdlName[]; graph: DdlName; range: SourceRange }
-  /** Local job: `DROP VERTEX A` deletes a local type. */
+  /** `DROP VERTEX A`: a local job deletes a local type, a global job a global type. */
   | { kind: "dropType"; what: "vertex" | "edge"; names: DdlName[]; range: SourceRange }
   | { kind: "addAttributes"; what: "vertex" | "edge"; typeName: DdlName; attributes: DdlAttribute[]; range: SourceRange }
   | { kind: "dropAttributes"; what: "vertex" | "edge"; typeName: DdlName; names: DdlName[]; range: SourceRange }
-  | { kind: "addPairs"; typeName: DdlName; pairs: DdlEdgePair[]; range: SourceRange }
+  | { kind: "addPairs" | "dropPairs"; typeName: DdlName; pairs: DdlEdgePair[]; range: SourceRange }
   | { kind: "addIndex"; typeName: DdlName; index: DdlName; attribute: DdlName; range: SourceRange }
   | { kind: "dropIndex"; typeName: DdlName; index: DdlName; range: SourceRange };
 

@@ -189,11 +189,7 @@ function jobStatementFromAst(s: AstSchemaChangeStatement, log: DiagnosticLog): S
     case "AlterDropAttributes":
       return { kind: "dropAttributes", what: s.target === "VERTEX" ? "vertex" : "edge", typeName: name(s.typeName), names: s.names.map(name), range: s.range };
     case "AlterPairs":
-      if (s.action === "DROP") {
-        log.report("GSQL4013", s.range, { reason: "DROP PAIR is not supported; drop and re-create the edge type." });
-        return undefined;
-      }
-      return { kind: "addPairs", typeName: name(s.typeName), pairs: s.pairs.map(pairFromAst), range: s.range };
+      return { kind: s.action === "DROP" ? "dropPairs" : "addPairs", typeName: name(s.typeName), pairs: s.pairs.map(pairFromAst), range: s.range };
     case "AlterIndex":
       if (s.action === "DROP") return { kind: "dropIndex", typeName: name(s.typeName), index: name(s.index), range: s.range };
       if (s.attributes.length !== 1) {

@@ -2,13 +2,15 @@
 // Atomic: if any statement fails, the old schema stays. Each changed graph's version goes
 // up by 1; a global job also bumps the global schema version.
 import type { DatabaseSchema, EdgeType, GraphSchema, VertexType } from "../../../runtime-wasm/schema/types.js";
+import { GraphView } from "../../../runtime-wasm/schema/lookup.js";
 import { DiagnosticLog } from "../../diagnostics/index.js";
 import { convertDefault, resolveAttrType } from "./attributes.js";
-import { noEffect, type DdlResult } from "./apply.js";
+import { dropGlobalEdge, dropGlobalVertex, noEffect, type DdlResult } from "./apply.js";
 import type { DdlName, DdlSchemaChangeJob, SchemaChangeStatement } from "./commands.js";
 import { createEdgeTypes, createVertexType, expandPairs, type TypeScope } from "./create-types.js";
 
 interface JobContext {
+  view(g: GraphSchema): GraphView;
   draft: DatabaseSchema;
   log: DiagnosticLog;
   /** The graph of a local job. */
@@ -19,7 +21,7 @@ interface JobContext {
 export function applySchemaChangeJob(schema: DatabaseSchema, job: DdlSchemaChangeJob, log: DiagnosticLog): DdlResult {
   const local = new DiagnosticLog();
   const draft = structuredClone(schema);
-  const ctx: JobContext = { draft, log: local, changed: new Set() };
+  const ctx: JobContext = { draft, log: local, changed: new Set(), view: (g) => new GraphView(draft, g) };
   if (!job.global) {
     const g = job.graph ? draft.graphs.find((x) => x.name === job.graph!.name) : undefined;
     if (!job.graph) local.report("GSQL5004", job.range);
@@ -71,14 +73,11 @@ function applyLocal(ctx: JobContext, s: SchemaChangeStatement): void {
       ctx.log.report("GSQL4013", s.range, { reason: "TO GRAPH / FROM GRAPH belongs in a GLOBAL schema change job." });
       return;
     default:
+      // ALTER reaches the graph's local types and the global types it uses (a global type
+      // changes for every graph that includes it).
       alterType(ctx, s, (what, n) => {
-        const list: (VertexType | EdgeType)[] = what === "vertex" ? ctx.draft.vertexTypes : ctx.draft.edgeTypes;
-        const t = list.find((x) => x.graph === g.name && x.name === n.name);
-        if (!t) {
-          const global = (what === "vertex" ? g.vertexTypes : g.edgeTypes).includes(n.name);
-          if (global) ctx.log.report("GSQL4013", n.range, { reason: `${n.name} is a global type; change it with a GLOBAL schema change job.` });
-          else ctx.log.report("GSQL4006", n.range, { name: n.name });
-        }
+        const t = what === "vertex" ? ctx.view(g).vertexType(n.name) : ctx.view(g).edgeType(n.name);
+        if (!t) ctx.log.report("GSQL4006", n.range, { name: n.name });
         return t;
       });
   }
@@ -121,10 +120,16 @@ function edgeInGraph(schema: DatabaseSchema, g: GraphSchema, name: string): Edge
 
 function applyGlobal(ctx: JobContext, s: SchemaChangeStatement): void {
   switch (s.kind) {
-    case "addVertex":
-    case "addEdge":
-      ctx.log.report("GSQL4013", s.range, { reason: "A GLOBAL schema change job adds existing global types to a graph (ADD ... TO GRAPH g); create new global types with CREATE VERTEX/EDGE." });
+    case "addVertex": {
+      const v = createVertexType(ctx.draft, s.def, {}, ctx.log);
+      if (v) ctx.draft.vertexTypes.push(v);
       return;
+    }
+    case "addEdge": {
+      const es = createEdgeTypes(ctx.draft, s.def, {}, ctx.log);
+      if (es) ctx.draft.edgeTypes.push(...es);
+      return;
+    }
     case "addToGraph":
     case "dropFromGraph": {
       const g = ctx.draft.graphs.find((x) => x.name === s.graph.name);
@@ -135,9 +140,11 @@ function applyGlobal(ctx: JobContext, s: SchemaChangeStatement): void {
       for (const n of s.names) changeMembership(ctx, g, s.kind === "addToGraph", s.what, n);
       return;
     }
-    case "dropType":
-      ctx.log.report("GSQL4013", s.range, { reason: "A GLOBAL schema change job drops types from a graph with DROP ... FROM GRAPH g; drop global types with DROP VERTEX/EDGE." });
+    case "dropType": {
+      const effect = noEffect();
+      for (const n of s.names) (s.what === "vertex" ? dropGlobalVertex : dropGlobalEdge)(ctx.draft, n, ctx.log, effect);
       return;
+    }
     default:
       alterType(ctx, s, (what, n) => {
         const list: (VertexType | EdgeType)[] = what === "vertex" ? ctx.draft.vertexTypes : ctx.draft.edgeTypes;
@@ -191,10 +198,10 @@ function checkGraphsComplete(ctx: JobContext, job: DdlSchemaChangeJob): void {
 
 // ---------------------------------------------------------------- ALTER (both kinds)
 
-type AlterStatement = Extract<SchemaChangeStatement, { kind: "addAttributes" | "dropAttributes" | "addPairs" | "addIndex" | "dropIndex" }>;
+type AlterStatement = Extract<SchemaChangeStatement, { kind: "addAttributes" | "dropAttributes" | "addPairs" | "dropPairs" | "addIndex" | "dropIndex" }>;
 
 function alterType(ctx: JobContext, s: AlterStatement, find: (what: "vertex" | "edge", n: DdlName) => VertexType | EdgeType | undefined): void {
-  const what = s.kind === "addAttributes" || s.kind === "dropAttributes" ? s.what : s.kind === "addPairs" ? "edge" : "vertex";
+  const what = s.kind === "addAttributes" || s.kind === "dropAttributes" ? s.what : s.kind === "addPairs" || s.kind === "dropPairs" ? "edge" : "vertex";
   const t = find(what, s.typeName);
   if (!t) return;
   // An edge and its reverse share attributes and (swapped) pairs: change both.
@@ -242,6 +249,20 @@ function alterType(ctx: JobContext, s: AlterStatement, find: (what: "vertex" | "
         if (!e.pairs.some((x) => x.from === p.from && x.to === p.to)) e.pairs.push(p);
         if (partner && !partner.pairs.some((x) => x.from === p.to && x.to === p.from)) partner.pairs.push({ from: p.to, to: p.from });
       }
+      break;
+    }
+    case "dropPairs": {
+      const pairs = expandPairs(s.pairs, ctx.draft, scope, ctx.log) ?? [];
+      const e = t as EdgeType;
+      for (const p of pairs) {
+        if (!e.pairs.some((x) => x.from === p.from && x.to === p.to)) {
+          ctx.log.report("GSQL4013", s.range, { reason: `The edge type ${e.name} has no pair (FROM ${p.from}, TO ${p.to}).` });
+          continue;
+        }
+        e.pairs = e.pairs.filter((x) => !(x.from === p.from && x.to === p.to));
+        if (partner) partner.pairs = partner.pairs.filter((x) => !(x.from === p.to && x.to === p.from));
+      }
+      if (e.pairs.length === 0) ctx.log.report("GSQL4013", s.range, { reason: `The edge type ${e.name} would have no FROM/TO pair left.` });
       break;
     }
     case "addIndex": {

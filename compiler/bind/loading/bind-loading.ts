@@ -299,6 +299,7 @@ function bindValue(cx: JobContext, e: AstExpr): LoadValue {
     case "KeyValue":
       return { kind: "map", entries: [{ key: bindValue(cx, e.keys[0]!), value: bindValue(cx, e.values[0]!) }] };
     case "Call": return bindValueCall(cx, e);
+    case "ParenList": return { kind: "composite", parts: e.items.map((i) => bindValue(cx, i)) };
     case "TypedValue":
       cx.log.report("GSQL4105", e.range, { what: "a typed value", name: e.vertexType.name, where: "an attribute value (only an edge's FROM/TO take a vertex type)" });
       return bindValue(cx, e.value);

@@ -20,6 +20,8 @@ export type LoadValue =
   | { kind: "map"; entries: { key: LoadValue; value: LoadValue }[] }
   /** `SPLIT($1, "|")` (LIST/SET) or `SPLIT($1, ":", ",")` (MAP). */
   | { kind: "split"; value: LoadValue; separators: string[] }
+  /** An endpoint with a composite key: `($"title", $"yr")`. */
+  | { kind: "composite"; parts: LoadValue[] }
   /** A user tuple `Tup($1, $2)`. */
   | { kind: "tuple"; name: string; args: LoadValue[] };
 

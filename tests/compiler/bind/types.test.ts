@@ -69,7 +69,8 @@ describe("bind/types: the GSQL type system", () => {
     expect(accumAcceptsAssign({ kind: "accum", accum: "AvgAccum" }, T.INT)).to.equal(true);
     expect(accumAcceptsAssign(sum(T.INT), T.STRING)).to.equal(false);
     expect(accumAcceptsAssign(list(T.INT), { kind: "collection", collection: "LIST", element: T.INT })).to.equal(true);
-    expect(accumAcceptsAssign(list(T.INT), T.INT)).to.equal(false);
+    expect(accumAcceptsAssign(list(T.INT), T.INT)).to.equal(true);
+    expect(accumAcceptsAssign(list(T.INT), T.STRING)).to.equal(false);
   });
 
   it("reading an accumulator gives its output type", () => {

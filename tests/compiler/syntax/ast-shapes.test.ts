@@ -9,7 +9,7 @@ import type {
 } from "../../../compiler/ast/index.js";
 
 function script(text: string): AstTopStatement[] {
-  const result = analyzeSource(text, "test.gsql");
+  const result = analyzeSource(text, "test.gsql", { astOnly: true });
   expect(result.log.diagnostics.map((d) => `${d.code} ${d.message}`)).to.deep.equal([]);
   return result.ast.statements;
 }
