@@ -8,6 +8,7 @@ import type { ExecServices, StatementHandler } from "./exec/context.js";
 import { bindDefinitionWithBinder } from "./exec/bind-services.js";
 import type { QueryServices } from "./exec/query-services.js";
 import { DialogRegistry } from "./dialogs.js";
+import { SerialLock } from "./exec/serial-lock.js";
 
 export interface GsqlServiceOptions {
   engine: Engine;
@@ -36,6 +37,7 @@ export function createExecServices(options: GsqlServiceOptions): ExecServices {
     queries: { ...options.queries, bind: bindDefinitionWithBinder },
     restBaseUrl: options.restBaseUrl,
     restFetch: options.restFetch,
+    catalogLock: new SerialLock(),
     log: options.log ?? ((line) => process.stderr.write(line + "\n")),
     extraHandlers: new Map<string, StatementHandler>(),
   };

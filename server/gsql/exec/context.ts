@@ -12,6 +12,7 @@ import type { DialogRegistry } from "../dialogs.js";
 import type { ShellOutput } from "../shell-output.js";
 import type { Session } from "../session.js";
 import type { QueryServices } from "./query-services.js";
+import type { SerialLock } from "./serial-lock.js";
 
 /** How one statement ended. */
 export type Outcome = "ok" | "error" | "no-graph";
@@ -38,6 +39,8 @@ export interface ExecServices {
   restBaseUrl(): string;
   /** A request to the REST endpoints, in process (RUN QUERY goes through GET /query like any client). */
   restFetch(path: string, init?: { method?: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; text: string }>;
+  /** Serialises statements that change the catalog or schema. */
+  catalogLock: SerialLock;
   /** The server log (internal errors; never shown to clients). */
   log(line: string): void;
   /** Handlers other parts of the server add (users, roles, secrets), by statement kind. */

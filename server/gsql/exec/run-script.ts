@@ -69,9 +69,13 @@ function flatten(statements: readonly AstTopStatement[]): AstTopStatement[] {
   return out;
 }
 
+/** Statements that only read or run: they do not take the catalog lock. */
+const LOCK_FREE = new Set(["Ls", "Show", "Help", "RunQuery", "InterpretQuery", "InterpretAnonymousQuery", "RunLoadingJob", "UseGraph", "UseGlobal", "Set"]);
+
 async function runOne(statement: AstTopStatement, ctx: StatementContext): Promise<Outcome> {
   try {
-    return await dispatchStatement(statement, ctx);
+    if (LOCK_FREE.has(statement.kind)) return await dispatchStatement(statement, ctx);
+    return await ctx.services.catalogLock.run(() => dispatchStatement(statement, ctx));
   } catch (err) {
     // An engine refusal carries a user-facing message; anything else is a bug whose details
     // stay out of the client's output.
