@@ -24,8 +24,9 @@ script
     : topStatement* EOF
     ;
 
+// A `;` after a command is accepted as an empty statement (real scripts end commands with one).
 topStatement
-    : topStatementBody SEMI?
+    : topStatementBody
     | SEMI
     ;
 
@@ -397,7 +398,7 @@ queryStatement
     | FILE identifier LPAREN expr RPAREN SEMI                                        # fileDeclStatement
     | EXCEPTION identifier LPAREN expr RPAREN SEMI                                   # exceptionDeclStatement
     | declType varDeclItem (COMMA varDeclItem)* SEMI                                 # varDeclStatement
-    | chain (assignOp expr)? SEMI                                                    # chainStatement
+    | chain (assignOp (selectBlock | expr))? SEMI                                    # chainStatement
     | IF expr THEN queryStatement* (ELSE IF expr THEN queryStatement*)* (ELSE queryStatement*)? END SEMI  # ifStatement
     | CASE expr? (WHEN expr THEN queryStatement*)+ (ELSE queryStatement*)? END SEMI                # caseStatement
     | WHILE expr (LIMIT expr)? DO queryStatement* END SEMI                           # whileStatement
@@ -501,7 +502,9 @@ dmlStatement
     ;
 
 // ---------------------------------------------------------------------------------------
-// SELECT and patterns
+// SELECT and patterns. A SELECT block is a statement's value (`R = SELECT ...`), never part of
+// a larger expression: as an operand, its last clause could also take the operators that
+// follow (`... HAVING a == b` vs `(SELECT ...) == b`).
 
 selectBlock
     : SELECT DISTINCT? identifier fromClause sampleClause? (WHERE expr)? accumClause?
@@ -637,7 +640,6 @@ primary
     | LBRACK args? RBRACK                                  # listLiteral
     | LBRACE args? RBRACE                                  # seedSet
     | CASE expr? (WHEN expr THEN expr)+ (ELSE expr)? END   # caseExpr
-    | selectBlock                                          # selectExpr
     | COLUMN_POS                                           # columnPosition
     | COLUMN_NAME (COLON STRING_LIT)*                      # columnName
     | DOLLAR identifier DOT identifier                     # columnSys

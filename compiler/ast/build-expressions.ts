@@ -210,8 +210,6 @@ export class ExpressionBuilder extends GSQLParserVisitor<AstExpr> {
     return node;
   };
 
-  override visitSelectExpr = (ctx: P.SelectExprContext): AstExpr => this.b.selects.select(ctx.selectBlock());
-
   override visitColumnPosition = (ctx: P.ColumnPositionContext): AstExpr =>
     ({ kind: "ColumnRef", position: ctx.getText().slice(1), range: this.b.range(ctx) });
 

@@ -109,13 +109,13 @@ export class StatementBuilder extends GSQLParserVisitor<AstStatement | null> {
   // --- assignments and calls ------------------------------------------------------------
 
   override visitChainStatement = (ctx: P.ChainStatementContext): AstStatement | null =>
-    this.chainStatement(ctx, ctx.chain(), ctx.assignOp(), ctx.expr());
+    this.chainStatement(ctx, ctx.chain(), ctx.assignOp(), ctx.selectBlock() ?? ctx.expr());
 
   override visitDmlChain = (ctx: P.DmlChainContext): AstStatement | null =>
     this.chainStatement(ctx, ctx.chain(), ctx.assignOp(), ctx.expr());
 
   private chainStatement(ctx: P.QueryStatementContext | P.DmlStatementContext, chainCtx: P.ChainContext,
-    opCtx: P.AssignOpContext | null, valueCtx: P.ExprContext | null): AstStatement | null {
+    opCtx: P.AssignOpContext | null, valueCtx: P.ExprContext | P.SelectBlockContext | null): AstStatement | null {
     const target = this.b.exprs.chain(chainCtx);
     const range = this.b.range(ctx);
     if (opCtx === null || valueCtx === null) {
@@ -127,7 +127,7 @@ export class StatementBuilder extends GSQLParserVisitor<AstStatement | null> {
       return { kind: "ExprStatement", expr: target, range };
     }
     const op = opCtx.getText() === "+=" ? "+=" : "=";
-    const value = this.b.exprs.expr(valueCtx);
+    const value = valueCtx instanceof P.SelectBlockContext ? this.b.selects.select(valueCtx) : this.b.exprs.expr(valueCtx);
     if (target.kind === "Call" && op === "=") {
       // `S (T) = ...` reads like an assignment to a call: it declares vertex-set variable S of type T.
       const types = vertexSetTypes(target.args);

@@ -110,8 +110,9 @@ export interface AstLimit extends AstNodeBase {
 }
 
 /**
- * A SELECT block. It is an expression: it appears as the value of an assignment
- * (`R = SELECT ...`, `R (T) = SELECT ...`), which the binder checks.
+ * A SELECT block. It appears as the value of an assignment (`R = SELECT ...`,
+ * `R (T) = SELECT ...`, in an AstAssign or AstVertexSetDecl) or alone as an
+ * AstExprStatement; the grammar never lets it be an operand of a larger expression.
  */
 export interface AstSelect extends AstNodeBase {
   kind: "Select";

@@ -318,6 +318,9 @@ function bindAccumAccess(cx: QueryContext, objAst: AstExpr, name: string, prime:
   }
   const d = lookupAccum(cx, "vertex", name, range);
   if (!d) return errorExpr(range);
+  if (cx.level === "query" && !cx.inPrint && target.kind === "ref" && target.decl.declKind === "loopvar") {
+    cx.error("GSQL3041", objAst.range, { name: target.decl.name });
+  }
   if (prime && (cx.level === "query" && !cx.inPrint || cx.select?.clause === "where")) {
     cx.error("GSQL3028", range, { what: `'@${name}''`, where: "in ACCUM, POST-ACCUM, HAVING or ORDER BY" });
   }

@@ -171,8 +171,17 @@ function bindTop(st: ScriptState, s: AstTopStatement): void {
 /** DROP QUERY / DROP JOB in a script: forget them so later statements see the change. */
 function dropOther(st: ScriptState, s: Extract<AstTopStatement, { kind: "Drop" }>): void {
   if (s.target === "QUERY" && st.graph) {
-    const names = s.all ? [...st.cat.queries.values()].filter((q) => q.graph === st.graph).map((q) => q.name) : s.names.map((n) => n.name);
-    for (const n of names) st.cat.drop(st.graph, n);
+    const graph = st.graph;
+    const names = s.all ? [...st.cat.queries.values()].filter((q) => q.graph === graph).map((q) => q.name) : s.names.map((n) => n.name);
+    // A query still called by another one that stays cannot be dropped.
+    const staying = st.out.queries.filter((q) => q.graph === graph && !names.includes(q.name) &&
+      st.cat.querySignature(graph, q.name) === q.signature);
+    for (const n of names) {
+      const callers = staying.filter((q) => q.calls.some((c) => c.name === n)).map((q) => q.name);
+      const at = s.names.find((x) => x.name === n)?.range ?? s.range;
+      if (callers.length > 0) st.log.report("GSQL5005", at, { name: n, callers: callers.join(", ") });
+      else st.cat.drop(graph, n);
+    }
   } else if (s.target === "JOB") {
     if (s.all) st.jobs.clear();
     for (const n of s.names) st.jobs.delete(n.name);

@@ -14,7 +14,6 @@ export { applyDdl, type DdlEffect, type DdlResult } from "./ddl/apply.js";
 export { applySchemaChangeJob } from "./ddl/schema-change.js";
 export { ddlFromAst, schemaChangeJobFromAst } from "./ddl/from-ast.js";
 export type * from "./ddl/commands.js";
-export { parseDatetime } from "./ddl/attributes.js";
 export { bindLoadingJob } from "./loading/bind-loading.js";
 export type * from "./loading/bound-loading.js";
 export { dumpBound } from "./dump.js";

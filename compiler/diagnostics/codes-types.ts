@@ -41,6 +41,5 @@ export const TYPE_CODES = {
   GSQL3038: { severity: "error", message: "'{name}' is not a vertex-set variable; in SYNTAX V1 the FROM source must be one" },
   GSQL3039: { severity: "error", message: "type {type} is not allowed for {use}" },
   GSQL3040: { severity: "error", message: "ORDER BY keys must be orderable, got {actual}" },
-  GSQL3041: { severity: "error", message: "the vertex set '{name}' is used before it is assigned" },
-  GSQL3042: { severity: "error", message: "vertex-attached accumulators of '{name}' cannot be read while iterating vertices at query-body level" },
+  GSQL3041: { severity: "error", message: "vertex-attached accumulators of '{name}' cannot be read while iterating vertices at query-body level" },
 } as const;

@@ -119,8 +119,10 @@ export class DiagnosticErrorStrategy extends DefaultErrorStrategy {
     const children = recognizer.context?.children ?? [];
     for (let i = children.length - 1; i >= 0; i--) {
       const child = children[i] as ParserRuleContext;
-      if (child.start === undefined) continue;
-      return child.start !== null && this.errors.lastErrorTokenIndex >= child.start.tokenIndex;
+      // Skip tokens and lone `;` statements: recovery often stops just after a `;`.
+      if (child.start === undefined || child.start === null || child.getChildCount() === 0) continue;
+      if (child.start.type === GSQLParser.SEMI && child.stop === child.start) continue;
+      return this.errors.lastErrorTokenIndex >= child.start.tokenIndex;
     }
     return false;
   }
@@ -142,12 +144,14 @@ export class DiagnosticErrorStrategy extends DefaultErrorStrategy {
   }
 
   /**
-   * Never recover by deleting a `;` or `}`: they end statements, and dropping one turns a
-   * single mistake (`x = ;`) into errors in the following statement too.
+   * Never recover by deleting a `;`, a `}` or a keyword: they end statements or start
+   * clauses, and dropping one turns a single mistake (`x = ;`, a missing pattern target
+   * before WHERE) into errors in what follows.
    */
   override singleTokenDeletion(recognizer: Parser): Token | null {
-    const next = recognizer.inputStream.LA(1);
-    if (next === GSQLParser.SEMI || next === GSQLParser.RBRACE) return null;
+    const next = recognizer.getCurrentToken();
+    if (next.type === GSQLParser.SEMI || next.type === GSQLParser.RBRACE) return null;
+    if (next.type !== GSQLParser.ID && /^[A-Za-z_]\w*$/.test(next.text ?? "")) return null;
     return super.singleTokenDeletion(recognizer);
   }
 

@@ -296,7 +296,7 @@ export interface StoreOptions {
 /** The graph store: every type of the database, in WebAssembly memory. */
 export interface GraphStore {
   readonly memory: WasmMemory;
-  /** The last published version number (0 after creation). */
+  /** The last published version number (every mutation that changes something adds one). */
   readonly version: number;
   /** The schema the store currently holds. */
   readonly schema: DatabaseSchema;
@@ -312,7 +312,11 @@ export interface GraphStore {
   deleteVertices(type: string, ids: Iterable<ExternalId>, options?: DeleteVertexOptions): DeleteVerticesResult;
   /** Delete every vertex of a type, with their edges. */
   deleteAllVertices(type: string, options?: DeleteVertexOptions): DeleteVerticesResult;
-  /** Delete the edges the selectors name (a missing source vertex selects nothing). */
+  /**
+   * Delete the edges the selectors name (a missing source vertex selects nothing). An edge named
+   * twice (by two selectors, from both ends, or as a forward and a reverse type) counts once,
+   * under its first match; a selector without `type` tries edge types in ordinal order.
+   */
   deleteEdges(selectors: EdgeSelector[]): DeleteEdgesResult;
 
   /**

@@ -1,12 +1,14 @@
-// Bench: parse + AST + bind time of the front end, warm, for a 300-line query file and a
-// file of 50 queries (both generated here, deterministic). Run: `node dist/tools/bench/bind.js`.
-// Reports the median and p90 of repeated runs, split by stage, with the machine's details.
+// Bench: parse + AST and bind time of the front end, warm, for a 300-line query file and a
+// file of 50 queries (both generated here, deterministic, with their schema so every name
+// resolves). Registered as the `frontend-bind` suite of `npm run bench`; also runnable alone:
+// `node dist/tools/bench/bind.js`. Reports median and p90 per stage.
 import { cpus, totalmem } from "node:os";
 import { performance } from "node:perf_hooks";
 import { analyzeSource } from "../../compiler/front-end.js";
 import { DiagnosticLog } from "../../compiler/diagnostics/index.js";
 import { bind, MemoryCatalog } from "../../compiler/bind/index.js";
 import { emptySchema } from "../../runtime-wasm/schema/types.js";
+import type { BenchReport, BenchSuite } from "./run.js";
 
 const SCHEMA = `CREATE VERTEX Person (PRIMARY_ID id STRING, name STRING, age INT, score DOUBLE, tags SET<STRING>)
 CREATE VERTEX Company (PRIMARY_ID cid STRING, name STRING, revenue DOUBLE)
@@ -65,23 +67,39 @@ function measure(text: string): Sample {
   return { parse: t1 - t0, bind: t2 - t1 };
 }
 
-function stats(xs: number[]): string {
+function quantile(xs: number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);
-  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
-  return `median ${at(0.5).toFixed(2)} ms, p90 ${at(0.9).toFixed(2)} ms`;
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
 }
 
-function run(label: string, text: string, warmup: number, runs: number): void {
+function measureAll(label: string, text: string, warmup: number, runs: number, report: BenchReport): void {
   for (let i = 0; i < warmup; i++) measure(text);
   const samples = Array.from({ length: runs }, () => measure(text));
   const lines = text.split("\n").length;
-  console.log(`${label} (${lines} lines, ${text.length} chars), ${runs} warm runs:`);
-  console.log(`  parse+AST  ${stats(samples.map((s) => s.parse))}`);
-  console.log(`  bind       ${stats(samples.map((s) => s.bind))}`);
-  console.log(`  total      ${stats(samples.map((s) => s.parse + s.bind))}`);
+  const note = `${lines} lines, ${runs} warm runs, p90 in parentheses`;
+  for (const [stage, pick] of [["parse+AST", (s: Sample) => s.parse], ["bind", (s: Sample) => s.bind],
+    ["total", (s: Sample) => s.parse + s.bind]] as const) {
+    const xs = samples.map(pick);
+    report.line(`${label} ${stage} median`, quantile(xs, 0.5), "ms", `p90 ${quantile(xs, 0.9).toFixed(2)} ms; ${note}`);
+  }
 }
 
-const cpu = cpus()[0];
-console.log(`front end bench: node ${process.version}, ${cpus().length} x ${cpu?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB`);
-run("300-line query file", FILE_300, 20, 50);
-run("50-query file", FILE_50, 10, 30);
+export const suite: BenchSuite = {
+  name: "frontend-bind",
+  description: "GSQL front end, warm: parse+AST and bind of a 300-line query file and a 50-query file",
+  run: async (report) => {
+    measureAll("300-line file", FILE_300, 20, 50, report);
+    measureAll("50-query file", FILE_50, 10, 30, report);
+  },
+};
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const cpu = cpus()[0];
+  console.log(`front end bench: node ${process.version}, ${cpus().length} x ${cpu?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB`);
+  const console_: BenchReport = {
+    line: (label, value, unit, note) => console.log(`${label}: ${value.toFixed(2)} ${unit}${note ? `  (${note})` : ""}`),
+    ratio: () => undefined,
+    note: (t) => console.log(t),
+  };
+  void suite.run(console_);
+}

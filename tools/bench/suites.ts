@@ -8,3 +8,4 @@ registerSuite(async () => ({
   run: async () => (await import("./rest.js")).runRestBench({ vertices: 400_000, edges: 4_000_000, seconds: 5, connections: 32 }),
 }));
 registerSuite(async () => (await import("./load.js")).suite);
+registerSuite(async () => (await import("./bind.js")).suite);

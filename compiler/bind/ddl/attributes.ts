@@ -2,6 +2,7 @@
 // a diagnostic), and a DEFAULT literal becomes a value of that type.
 import type { AttrType, AttrValue, DatabaseSchema, ScalarTypeName } from "../../../runtime-wasm/schema/types.js";
 import type { DiagnosticLog } from "../../diagnostics/index.js";
+import { parseDatetime } from "../../../runtime-wasm/values/datetime.js";
 import type { DdlAttribute, DdlLiteral, DdlTypeSpec } from "./commands.js";
 
 const SCALARS: readonly ScalarTypeName[] = ["INT", "UINT", "FLOAT", "DOUBLE", "BOOL", "STRING", "DATETIME", "FIXED_BINARY"];
@@ -128,32 +129,6 @@ export function convertDefault(attr: DdlAttribute, type: AttrType, log: Diagnost
     case "FIXED_BINARY":
       return fail("FIXED_BINARY takes no DEFAULT");
   }
-}
-
-const MIN_EPOCH = Date.UTC(1582, 9, 15) / 1000;
-const MAX_EPOCH = Date.UTC(9999, 11, 31, 23, 59, 59) / 1000;
-
-/**
- * DATETIME text as the loader reads it: `Y-m-d H:M:S`, `Y/m/d H:M:S`, `Y-m-dTH:M:S.fffz`,
- * `Y-m-d`, `Y/m/d` (4-digit year, other fields may drop leading zeros) or epoch seconds.
- * Returns epoch seconds, or undefined when the text or a field is invalid.
- */
-export function parseDatetime(text: string): number | undefined {
-  const t = text.trim();
-  if (/^-?\d+$/.test(t)) {
-    const v = Number(t);
-    return v >= MIN_EPOCH && v <= MAX_EPOCH ? v : undefined;
-  }
-  const m = /^(\d{4})([-/])(\d{1,2})\2(\d{1,2})(?:(?: |T)(\d{1,2}):(\d{1,2}):(\d{1,2})(\.\d*[zZ]?)?)?$/.exec(t);
-  if (!m) return undefined;
-  if (m[8] !== undefined && !t.includes("T")) return undefined;
-  const [y, mo, d, h, mi, s] = [m[1], m[3], m[4], m[5] ?? "0", m[6] ?? "0", m[7] ?? "0"].map(Number) as number[];
-  if (mo! < 1 || mo! > 12 || d! < 1 || h! > 23 || mi! > 59 || s! > 59) return undefined;
-  const daysInMonth = new Date(Date.UTC(y!, mo!, 0)).getUTCDate();
-  if (d! > daysInMonth) return undefined;
-  const ms = Date.UTC(y!, mo! - 1, d!, h, mi, s);
-  const v = ms / 1000;
-  return v >= MIN_EPOCH && v <= MAX_EPOCH ? v : undefined;
 }
 
 /** Convenience for callers that only need to know whether a literal is a well-formed default. */

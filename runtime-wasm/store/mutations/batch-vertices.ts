@@ -17,6 +17,8 @@ export class BatchVertices {
   private lastMap: Map<IdKey, number> | null = null;
   /** Vertices `slotFor` had to create. */
   createdCount = 0;
+  /** Whether the last `slotFor` created the vertex. */
+  justCreated = false;
 
   /** Local slot before the batch (≥ 0), CREATED or ABSENT. */
   resolve(table: VertexTable, key: IdKey): number {
@@ -34,7 +36,8 @@ export class BatchVertices {
   slotFor(table: VertexTable, key: IdKey, keyValues: () => AttrValue[] | undefined): number {
     const map = this.mapOf(table);
     const known = map.get(key);
-    if (known !== undefined && known >= 0) return known;
+    this.justCreated = known === undefined || known < 0;
+    if (!this.justCreated) return known!;
     const local = table.create(key, keyValues());
     map.set(key, local);
     this.createdCount++;

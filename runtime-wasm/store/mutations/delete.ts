@@ -122,7 +122,13 @@ interface EdgeMatch {
 
 export function deleteEdges(state: StoreState, selectors: EdgeSelector[]): DeleteEdgesResult {
   const matches = new Map<string, EdgeMatch>();
-  for (const selector of selectors) for (const m of matchEdges(state, selector)) matches.set(matchKey(m), m);
+  for (const selector of selectors) {
+    for (const m of matchEdges(state, selector)) {
+      // An edge matched twice (from both ends, or as forward and reverse type) counts once, under its first match.
+      const key = matchKey(m);
+      if (!matches.has(key)) matches.set(key, m);
+    }
+  }
   if (matches.size === 0) return { deletedEdges: {}, version: state.current.version };
   const counts: Record<string, number> = {};
   for (const m of matches.values()) {
@@ -143,7 +149,7 @@ function matchKey(m: EdgeMatch): string {
 
 function matchEdges(state: StoreState, selector: EdgeSelector): EdgeMatch[] {
   const source = vertexTable(state, selector.from?.type);
-  const refs = selector.type !== undefined ? [edgeRef(state, selector.type)] : [...state.edgeByKey.values()];
+  const refs = selector.type !== undefined ? [edgeRef(state, selector.type)] : [...state.edgeByKey.values()].sort((a, b) => a.ordinal - b.ordinal);
   const toType = selector.toType !== undefined ? vertexTable(state, selector.toType) : undefined;
   const toTable = selector.to ? vertexTable(state, selector.to.type) : undefined;
   if (toType && toTable && toType !== toTable) return [];

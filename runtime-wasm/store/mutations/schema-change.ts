@@ -92,7 +92,7 @@ function validate(state: StoreState, schema: DatabaseSchema): void {
     }
   }
   for (const def of schema.edgeTypes) {
-    if (def.reverseOf && !forwardOf(schema, def)) continue;
+    if (def.reverseOf && forwardOf(schema, def)) continue;
     const ref = state.edgeByKey.get(def.key);
     if (!ref) continue;
     if (ref.reversed) throw fail(`edge type ${def.name} was a reverse edge type`);

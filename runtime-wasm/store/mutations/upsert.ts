@@ -248,8 +248,8 @@ function edgeIdentity(table: EdgeTable, from: Endpoint, to: Endpoint, discrimina
 
 function applyVertex(plan: VertexPlan, vertices: BatchVertices): void {
   const { table, key } = plan;
-  const existed = plan.local >= 0;
-  const local = existed ? plan.local : vertices.slotFor(table, key, () => keyValues(table, plan.raw, key));
+  const local = plan.local >= 0 ? plan.local : vertices.slotFor(table, key, () => keyValues(table, plan.raw, key));
+  const existed = plan.local >= 0 || !vertices.justCreated;
   for (const w of plan.writes) {
     if (existed && w.op === "~") continue;
     table.writeAttribute(w.column, local, existed ? combine(w, readVertexCell(table, w.column, local)) : w.value);

@@ -165,6 +165,8 @@ export class VertexTable {
       if (local >>> VERTEX_BLOCK_SHIFT >= this.blocks.length) this.addBlock();
       this.slotCount++;
     }
+    // Make room in the id hash first: a rehash re-inserts every live slot, and this one is not live yet.
+    if ((this.hashUsed + 1) * 2 > this.hashCapacity) this.rehash();
     const { space, arena } = this.ctx;
     this.alive = space.writable(this.alive!);
     arena.u8[this.alive.addr + (local >>> 3)] |= 1 << (local & 7);
@@ -313,8 +315,8 @@ export class VertexTable {
     for (let local = 0; local < this.slotCount; local++) writeCell(this.ctx, column.kind, column.region.addr, local, column.def.type, value);
   }
 
+  /** Insert a slot the hash does not hold yet; the caller made room (see create). */
   private hashInsert(local: number, key: IdKey): void {
-    if ((this.hashUsed + 1) * 2 > this.hashCapacity) this.rehash();
     this.hash = this.ctx.space.writable(this.hash!);
     const u32 = this.ctx.arena.u32;
     const base = this.hash.addr >>> 2;

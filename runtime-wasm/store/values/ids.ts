@@ -55,12 +55,12 @@ export function normalizeId(type: VertexType, kind: IdKind, raw: ExternalId, tup
 }
 
 function integerKey(raw: ExternalId, min: bigint, max: bigint): IdKey | undefined {
-  if (typeof raw === "number") {
-    if (!Number.isSafeInteger(raw)) return undefined;
-    return raw >= Number(min) && (max === UINT_MAX || raw <= Number(max)) ? raw : undefined;
-  }
   let big: bigint;
-  if (typeof raw === "string") {
+  if (typeof raw === "number") {
+    if (Number.isSafeInteger(raw)) return raw >= Number(min) ? raw : undefined;
+    if (!Number.isInteger(raw)) return undefined;
+    big = BigInt(raw);
+  } else if (typeof raw === "string") {
     const t = raw.trim();
     if (SAFE_DIGITS.test(t)) {
       const n = Number(t);

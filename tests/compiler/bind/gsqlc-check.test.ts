@@ -54,7 +54,7 @@ CREATE QUERY caller() FOR GRAPH G {
     const lines = r.stdout.split("\n").filter((l) => / (error|warning) GSQL/.test(l));
     expect(lines).to.deep.equal([
       `${join(dir, "queries", "bad.gsql")}:3:33: error GSQL2004: 'agee' is not an attribute of vertex type P`,
-      `${join(dir, "queries", "bad.gsql")}:4:9: error GSQL2010: the query 'nosuch' does not exist in graph 'G' (a sub-query must be created before its caller)`,
+      `${join(dir, "queries", "bad.gsql")}:4:9: error GSQL2010: 'nosuch' is not a built-in function, a tuple type or a query of graph 'G' (a sub-query must be created before its caller)`,
     ]);
     expect(r.stdout.trim().split("\n").pop()).to.equal("3 files checked: 2 errors, 0 warnings");
   });

@@ -115,3 +115,20 @@ export const CASES: ErrorCase[] = [
   { name: "LOAD to an unknown vertex type", codes: ["GSQL4102"],
     text: `CREATE LOADING JOB j FOR GRAPH Social {\n  DEFINE FILENAME f;\n  LOAD f TO VERTEX ⟪Town VALUES ($0, $1);\n}\n` },
 ];
+
+CASES.push(
+  { name: "vertex accumulator read while iterating vertices at query-body level", codes: ["GSQL3041"],
+    text: q(`  SumAccum<INT> @x;\n  SumAccum<INT> @@s;\n  S = {Person.*};\n  FOREACH v IN S DO @@s += ⟪v.@x; END;`) },
+  { name: "DROP QUERY of a query another one calls", codes: ["GSQL5005"],
+    text: `CREATE QUERY leaf() FOR GRAPH Social RETURNS (INT) { RETURN 1; }\nCREATE QUERY root() FOR GRAPH Social { PRINT leaf(); }\nUSE GRAPH Social\nDROP QUERY ⟪leaf\n` },
+  { name: "unknown method", codes: ["GSQL2009"], text: q(`  ListAccum<INT> @@l;\n  PRINT @@l.⟪frob();`) },
+  { name: "unknown tuple type", codes: ["GSQL2007"], text: q(`  ListAccum<⟪Nope> @@l;`) },
+  { name: "unknown tuple field", codes: ["GSQL2016"],
+    text: q(`  TYPEDEF TUPLE<INT a> T1;\n  MaxAccum<T1> @@m;\n  PRINT @@m.⟪b;`) },
+  { name: "V2 directed edge without a direction is a warning", codes: ["GSQL3030"],
+    text: q(`  R = SELECT t FROM Person:s -(⟪Knows:e)- Person:t;`, "q()", "V2") },
+  { name: "arrowhead outside the parentheses in V2", codes: ["GSQL3035"],
+    text: q(`  R = SELECT t FROM Person:s ⟪-(Knows>:e)-> Person:t;`, "q()", "V2") },
+  { name: "SAMPLE in V2", codes: ["GSQL3035"],
+    text: q(`  R = SELECT t FROM Person:s -(Knows>:e)- Person:t ⟪SAMPLE 2 EDGE WHEN s.outdegree() > 1;`, "q()", "V2") },
+);
