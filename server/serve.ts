@@ -2,8 +2,9 @@
 // the GSQL-server endpoints over the same engine and catalog. Returns handles so tests and
 // tools can stop it.
 import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import type Koa from "koa";
+import { errorEnvelope } from "./http/envelope.js";
 import { createRestApp, type RestAppOptions } from "./rest-app.js";
 import type { RestServices } from "./rest-services.js";
 import { createGsqlApp } from "./gsql/gsql-app.js";
@@ -87,10 +88,27 @@ function listen(app: Koa, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
     const s = app.listen(port, host, () => resolve(s));
     s.once("error", reject);
+    s.on("clientError", answerMalformedRequest);
   });
 }
 
 /** The address users type: a wildcard listen address is reached as 127.0.0.1. */
 function displayHost(host: string): string {
   return host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
+}
+
+/**
+ * Requests Node's HTTP parser refuses before any route sees them (a URL or headers over
+ * the 16 KiB limit, malformed request lines) still get the interface's envelope.
+ */
+function answerMalformedRequest(err: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
+  const message = tooLarge ? "The request line or headers are longer than the server accepts (16 KiB)." : "Malformed HTTP request.";
+  const body = JSON.stringify(errorEnvelope(message, "REST-30000"));
+  const status = tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request";
+  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

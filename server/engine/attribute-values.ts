@@ -4,15 +4,22 @@
 import type { AttrType, AttrValue, TupleType } from "../../runtime-wasm/schema/types.js";
 import { RawJson, formatDatetime, formatDouble, formatFloat, parseDatetime, type JsonOut } from "../../runtime-wasm/values/index.js";
 import { isJsonObject, type JsonValue } from "../http/json-body.js";
+import { clip } from "./clip-text.js";
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const UINT64_MAX = 2n ** 64n - 1n;
 
-export type Converted = { ok: true; value: AttrValue } | { ok: false; reason: string };
+/** Why a JSON value does not fit an attribute type. */
+export class ConversionFailure {
+  constructor(readonly reason: string) {}
+}
 
-const fail = (reason: string): Converted => ({ ok: false, reason });
-const ok = (value: AttrValue): Converted => ({ ok: true, value });
+/** A converted value, or why not (no wrapper object on success: upserts convert millions). */
+export type Converted = AttrValue | ConversionFailure;
+
+const fail = (reason: string): Converted => new ConversionFailure(reason);
+const ok = (value: AttrValue): Converted => value;
 
 /** Converts a JSON value to an attribute value of `type`. */
 export function attrValueFromJson(value: JsonValue, type: AttrType, tuples: readonly TupleType[]): Converted {
@@ -25,8 +32,8 @@ export function attrValueFromJson(value: JsonValue, type: AttrType, tuples: read
       const items: AttrValue[] = [];
       for (const item of value) {
         const c = attrValueFromJson(item, type.element, tuples);
-        if (!c.ok) return c;
-        items.push(c.value);
+        if (c instanceof ConversionFailure) return c;
+        items.push(c);
       }
       return ok(type.kind === "set" ? dedupe(items) : items);
     }
@@ -41,8 +48,8 @@ export function attrValueFromJson(value: JsonValue, type: AttrType, tuples: read
         const entry = value.entries.findLast(([k]) => k === field.name);
         if (!entry) return fail(`field ${field.name} of tuple ${type.name} is missing`);
         const c = attrValueFromJson(entry[1], field.type, tuples);
-        if (!c.ok) return c;
-        out[field.name] = c.value;
+        if (c instanceof ConversionFailure) return c;
+        out[field.name] = c;
       }
       return ok(out);
     }
@@ -69,7 +76,7 @@ function scalarFromJson(value: JsonValue, name: string): Converted {
     case "DATETIME": {
       if (typeof value === "string") {
         const t = parseDatetime(value);
-        return t === undefined ? fail(`'${clip(value)}' is not a valid DATETIME`) : ok(t);
+        return t === undefined ? fail(`'${clip(value, 60)}' is not a valid DATETIME`) : ok(t);
       }
       const n = toBigInt(value);
       if (n === undefined || n < 0n) return fail("a datetime text or epoch seconds were expected for DATETIME");
@@ -91,10 +98,10 @@ function mapFromJson(value: JsonValue, keyType: AttrType, valueType: AttrType, t
   const byKey = new Map<string, [AttrValue, AttrValue]>();
   for (let i = 0; i < keylist.length; i++) {
     const k = attrValueFromJson(keylist[i]!, keyType, tuples);
-    if (!k.ok) return k;
+    if (k instanceof ConversionFailure) return k;
     const v = attrValueFromJson(valuelist[i]!, valueType, tuples);
-    if (!v.ok) return v;
-    byKey.set(keyOf(k.value), [k.value, v.value]); // a later pair wins, as a map update would
+    if (v instanceof ConversionFailure) return v;
+    byKey.set(keyOf(k), [k, v]); // a later pair wins, as a map update would
   }
   return ok([...byKey.values()]);
 }
@@ -161,8 +168,4 @@ function tupleFieldToJson(v: AttrValue): JsonOut {
   if (typeof v === "number") return new RawJson(formatDouble(v));
   if (typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, tupleFieldToJson(x)]));
   return v;
-}
-
-function clip(text: string): string {
-  return text.length > 60 ? text.slice(0, 60) + "..." : text;
 }

@@ -9,7 +9,7 @@ import { invalidRequest } from "./engine-error.js";
 import type { GraphHandle } from "./engine.js";
 import { selectEdges } from "./edge-read.js";
 import { vertexTypeOf } from "./graph-types.js";
-import { selectVertices } from "./vertex-read.js";
+import { lookupLive, selectVertices } from "./vertex-read.js";
 
 /** results of DELETE /graph/{g}/vertices/...: {v_type, deleted_vertices}. */
 export function applyDeleteVertices(store: GraphStore, graph: GraphHandle, cmd: DeleteVerticesCommand, deadline: Deadline): JsonOut {
@@ -17,7 +17,7 @@ export function applyDeleteVertices(store: GraphStore, graph: GraphHandle, cmd: 
   if (cmd.sort.length > 0 && cmd.limit === undefined) throw invalidRequest("The sort parameter of a delete must be used together with limit.");
   const ids = store.read((snapshot) => {
     // Deleting an id that names no vertex deletes nothing (a read of it is an error).
-    const absent = cmd.id !== undefined && snapshot.lookup(type.key, cmd.id) === undefined;
+    const absent = cmd.id !== undefined && lookupLive(snapshot, type.key, cmd.id) === undefined;
     const vids = absent ? [] : selectVertices(snapshot, graph, cmd, deadline, Infinity);
     deadline.check();
     return vids.map((vid) => snapshot.idOf(vid));

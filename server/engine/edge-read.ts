@@ -12,7 +12,8 @@ import type { GraphHandle } from "./engine.js";
 import { attrTypeMap, edgeConnects, edgeTypeOf, edgeTypesFrom, vertexTypeOf } from "./graph-types.js";
 import { compileFilter, compileSort, type AttributeSource } from "./read-eval.js";
 import type { FilterCondition, SelectSpec, SortKey } from "./read-spec.js";
-import { READ_CAP, selectedAttributes } from "./vertex-read.js";
+import { READ_CAP, lookupLive, selectedAttributes } from "./vertex-read.js";
+import { clip } from "./clip-text.js";
 
 export interface EdgeQuery {
   selection: EdgeSelection;
@@ -48,11 +49,11 @@ export function selectEdges(snapshot: Snapshot, graph: GraphHandle, q: EdgeQuery
   const sourceType = vertexTypeOf(graph, sel.sourceType);
   const targetType = sel.targetType === undefined ? undefined : vertexTypeOf(graph, sel.targetType);
   const types = sel.edgeType === undefined ? edgeTypesFrom(graph, sourceType) : [edgeTypeOf(graph, sel.edgeType)];
-  const from = snapshot.lookup(sourceType.key, sel.sourceId);
+  const from = lookupLive(snapshot, sourceType.key, sel.sourceId);
   if (from === undefined) throw invalidRequest(`The input vertex id '${clip(sel.sourceId)}' is not a valid vertex id for vertex type = ${sourceType.name}.`);
   let to: number | undefined;
   if (sel.targetId !== undefined) {
-    to = snapshot.lookup(targetType!.key, sel.targetId);
+    to = lookupLive(snapshot, targetType!.key, sel.targetId);
     if (to === undefined) throw invalidRequest(`The input vertex id '${clip(sel.targetId)}' is not a valid vertex id for vertex type = ${targetType!.name}.`);
   }
   const has = (name: string) => types.some((t) => t.attributes.some((a) => a.name === name));
@@ -135,8 +136,4 @@ function edgeTypeByKey(graph: GraphHandle, key: string): EdgeType | undefined {
 
 function describeTypes(types: readonly EdgeType[]): string {
   return types.length === 1 ? `edge type '${types[0]!.name}'` : `any of the edge types ${types.map((t) => t.name).join(", ")}`;
-}
-
-function clip(text: string): string {
-  return text.length > 100 ? text.slice(0, 100) + "..." : text;
 }

@@ -4,7 +4,7 @@
 // record exactly what was applied and replay it on restart.
 import { emptySchema, type DatabaseSchema } from "../../runtime-wasm/schema/types.js";
 import { graphView, type GraphView } from "../../runtime-wasm/schema/lookup.js";
-import { isStoreError, type CreateStore, type GraphStore, type Snapshot, type StoreOptions } from "../../runtime-wasm/store/index.js";
+import { createStore, isStoreError, type CreateStore, type GraphStore, type Snapshot, type StoreOptions } from "../../runtime-wasm/store/index.js";
 import type { JsonOut } from "../../runtime-wasm/values/index.js";
 import type { EngineCommand, OutputApi } from "./commands.js";
 import type { CatalogChange } from "../catalog/catalog-state.js";
@@ -27,7 +27,7 @@ export interface EngineOptions {
    * (a write-ahead log records here; replaying the same commands in order rebuilds the state).
    */
   onApplied?: (command: EngineCommand) => void;
-  /** The graph store factory (runtime-wasm/store) and its options. */
+  /** The graph store factory (default: runtime-wasm/store's createStore) and its options. */
   createStore?: CreateStore;
   storeOptions?: StoreOptions;
 }
@@ -199,8 +199,7 @@ export class Engine {
   }
 
   private makeStore(schema: DatabaseSchema): GraphStore {
-    if (!this.options.createStore) throw new EngineError("bad-request", "REST-30000", "No graph store is configured.");
-    return this.options.createStore(schema, this.options.storeOptions);
+    return (this.options.createStore ?? createStore)(schema, this.options.storeOptions);
   }
 
   private defineSchema(schema: DatabaseSchema): void {
@@ -220,7 +219,7 @@ function translateStoreErrors<T>(run: () => T): T {
   } catch (e) {
     if (!isStoreError(e)) throw e;
     if (e.code === "OUT_OF_MEMORY") throw new EngineError("out-of-memory", "REST-30000", e.message);
-    const where = e.detail.path ? ` (at ${e.detail.path})` : "";
+    const where = e.detail.path && !e.message.includes(e.detail.path) ? ` (at ${e.detail.path})` : "";
     throw new EngineError("bad-request", "REST-30000", e.message + where);
   }
 }

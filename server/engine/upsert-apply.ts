@@ -5,11 +5,12 @@
 import type { AttrType, AttributeDef, TupleType } from "../../runtime-wasm/schema/types.js";
 import { UPSERT_OP_BY_NAME, type AttrWrite, type EdgeUpsert, type GraphStore, type IdValue, type UpsertOp, type UpsertResult, type VertexUpsert } from "../../runtime-wasm/store/index.js";
 import { formatDatetime, type JsonOut } from "../../runtime-wasm/values/index.js";
-import { attrValueFromJson } from "./attribute-values.js";
-import type { UpsertAttribute, UpsertCommand } from "./commands.js";
+import { ConversionFailure, attrValueFromJson } from "./attribute-values.js";
+import type { UpsertAttribute, UpsertCommand, UpsertEdge, UpsertVertex } from "./commands.js";
 import { invalidRequest } from "./engine-error.js";
 import type { GraphHandle } from "./engine.js";
 import { edgeConnects, vertexTypeOf } from "./graph-types.js";
+import { clip } from "./clip-text.js";
 
 const OP_SYMBOLS = new Set<string>(Object.values(UPSERT_OP_BY_NAME));
 
@@ -22,26 +23,37 @@ export interface UpsertOutcome {
 
 export function applyUpsert(store: GraphStore, graph: GraphHandle, cmd: UpsertCommand): UpsertOutcome {
   const tuples = store.schema.tuples;
+  const vertexTypes = new Map<string, { key: string; attributes: Map<string, AttributeDef> }>();
   const vertices: VertexUpsert[] = cmd.vertices.map((v, i) => {
-    const t = vertexTypeOf(graph, v.type);
-    return { type: t.key, id: v.id, attributes: writes(v.attributes, t.attributes, tuples, `vertices[${i}] (${v.type} '${clip(v.id)}')`) };
+    let t = vertexTypes.get(v.type);
+    if (!t) {
+      const def = vertexTypeOf(graph, v.type);
+      t = { key: def.key, attributes: new Map(def.attributes.map((a) => [a.name, a])) };
+      vertexTypes.set(v.type, t);
+    }
+    const attributes = v.attributes.length === 0 ? undefined : writes(v.attributes, t.attributes, tuples, describeVertex, i, v);
+    return { type: t.key, id: v.id, attributes };
   });
+  // Bodies repeat the same (source type, edge type, target type) for many edges in a row:
+  // resolve each triple once, and skip even the lookup while it stays the same.
+  const resolved = new Map<string, ResolvedEdgeTypes>();
+  let last: UpsertCommand["edges"][number] | undefined;
+  let r: ResolvedEdgeTypes | undefined;
   const edges: EdgeUpsert[] = cmd.edges.map((e, i) => {
-    const where = `edges[${i}] (${e.edgeType} from ${e.sourceType} '${clip(e.sourceId)}' to ${e.targetType} '${clip(e.targetId)}')`;
-    const source = graph.view.vertexType(e.sourceType);
-    if (!source) throw invalidRequest(`Invalid source vertex type '${e.sourceType}' in ${where}: no such vertex type in graph '${graph.name}'.`);
-    const t = graph.view.edgeType(e.edgeType);
-    if (!t) throw invalidRequest(`Invalid edge type '${e.edgeType}' in ${where}: no such edge type in graph '${graph.name}'.`);
-    const target = graph.view.vertexType(e.targetType);
-    if (!target) throw invalidRequest(`Invalid target vertex type '${e.targetType}' in ${where}: no such vertex type in graph '${graph.name}'.`);
-    if (!edgeConnects(graph, t, source.name, target.name)) {
-      throw invalidRequest(`Invalid vertex types in ${where}: edge type '${t.name}' does not connect ${source.name} to ${target.name}.`);
+    if (!last || last.sourceType !== e.sourceType || last.edgeType !== e.edgeType || last.targetType !== e.targetType) {
+      const triple = `${e.sourceType}\n${e.edgeType}\n${e.targetType}`;
+      r = resolved.get(triple);
+      if (!r) {
+        r = resolveEdgeTypes(graph, e, () => describeEdge(i, e));
+        resolved.set(triple, r);
+      }
+      last = e;
     }
     return {
-      type: t.key,
-      from: { type: source.key, id: e.sourceId },
-      to: { type: target.key, id: e.targetId },
-      attributes: writes(e.attributes, t.attributes, tuples, where),
+      type: r!.type,
+      from: { type: r!.from, id: e.sourceId },
+      to: { type: r!.to, id: e.targetId },
+      attributes: e.attributes.length === 0 ? undefined : writes(e.attributes, r!.attributes, tuples, describeEdge, i, e),
     };
   });
   const f = cmd.flags;
@@ -58,28 +70,55 @@ export function applyUpsert(store: GraphStore, graph: GraphHandle, cmd: UpsertCo
   return { result: resultShape(result, graph), code: successCode(result) };
 }
 
-/** Attribute writes with their values converted to the schema type; unknown names are dropped. */
-function writes(attrs: readonly UpsertAttribute[], defs: readonly AttributeDef[], tuples: readonly TupleType[], where: string): AttrWrite[] {
+interface ResolvedEdgeTypes {
+  type: string;
+  from: string;
+  to: string;
+  attributes: ReadonlyMap<string, AttributeDef>;
+}
+
+function resolveEdgeTypes(graph: GraphHandle, e: UpsertCommand["edges"][number], where: () => string): ResolvedEdgeTypes {
+  const source = graph.view.vertexType(e.sourceType);
+  if (!source) throw invalidRequest(`Invalid source vertex type '${e.sourceType}' in ${where()}: no such vertex type in graph '${graph.name}'.`);
+  const t = graph.view.edgeType(e.edgeType);
+  if (!t) throw invalidRequest(`Invalid edge type '${e.edgeType}' in ${where()}: no such edge type in graph '${graph.name}'.`);
+  const target = graph.view.vertexType(e.targetType);
+  if (!target) throw invalidRequest(`Invalid target vertex type '${e.targetType}' in ${where()}: no such vertex type in graph '${graph.name}'.`);
+  if (!edgeConnects(graph, t, source.name, target.name)) {
+    throw invalidRequest(`Invalid vertex types in ${where()}: edge type '${t.name}' does not connect ${source.name} to ${target.name}.`);
+  }
+  return { type: t.key, from: source.key, to: target.key, attributes: new Map(t.attributes.map((a) => [a.name, a])) };
+}
+
+const describeVertex = (i: number, v: UpsertVertex) => `vertices[${i}] (${v.type} '${clip(v.id)}')`;
+const describeEdge = (i: number, e: UpsertEdge) => `edges[${i}] (${e.edgeType} from ${e.sourceType} '${clip(e.sourceId)}' to ${e.targetType} '${clip(e.targetId)}')`;
+
+/**
+ * Attribute writes with their values converted to the schema type; unknown names are dropped.
+ * The item's description is built only for an error message.
+ */
+function writes<T>(attrs: readonly UpsertAttribute[], defs: ReadonlyMap<string, AttributeDef>, tuples: readonly TupleType[], describe: (i: number, item: T) => string, index: number, item: T): AttrWrite[] {
+  const where = () => describe(index, item);
   const out: AttrWrite[] = [];
   for (const a of attrs) {
     const op = parseOp(a.op, a.name, where);
-    const def = defs.find((d) => d.name === a.name);
+    const def = defs.get(a.name);
     if (!def) continue; // unknown attribute names are ignored (interface.md, upsert rule 3)
     const converted = attrValueFromJson(a.value, def.type, tuples);
-    if (!converted.ok) {
-      throw invalidRequest(`Invalid attribute data type for attribute '${a.name}' (${typeText(def.type)}) in ${where}: ${converted.reason}.`);
+    if (converted instanceof ConversionFailure) {
+      throw invalidRequest(`Invalid attribute data type for attribute '${a.name}' (${typeText(def.type)}) in ${where()}: ${converted.reason}.`);
     }
-    out.push({ name: a.name, value: converted.value, op });
+    out.push({ name: a.name, value: converted, op });
   }
   return out;
 }
 
-function parseOp(op: string, attribute: string, where: string): UpsertOp {
+function parseOp(op: string, attribute: string, where: () => string): UpsertOp {
   if (OP_SYMBOLS.has(op)) return op as UpsertOp;
-  const byName = UPSERT_OP_BY_NAME[op.toLowerCase()];
+  const byName = UPSERT_OP_BY_NAME[op] ?? UPSERT_OP_BY_NAME[op.toLowerCase()];
   if (byName) return byName;
   throw invalidRequest(
-    `Invalid op '${clip(op)}' for attribute '${attribute}' in ${where}: use overwrite (=), ignore_if_exists (~), add (+), and (&), or (|), max (>) or min (<).`,
+    `Invalid op '${clip(op)}' for attribute '${attribute}' in ${where()}: use overwrite (=), ignore_if_exists (~), add (+), and (&), or (|), max (>) or min (<).`,
   );
 }
 
@@ -142,8 +181,4 @@ function typeText(t: AttrType): string {
     case "tuple":
       return t.name;
   }
-}
-
-function clip(text: string): string {
-  return text.length > 100 ? text.slice(0, 100) + "..." : text;
 }

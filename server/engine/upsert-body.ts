@@ -3,9 +3,10 @@
 // attribute → {value, op}) into the items of an UpsertCommand, in body order, keeping items
 // that repeat a key. Only the shape is checked here; names and values are checked against
 // the schema when the command is applied.
-import { isJsonObject, type JsonObject, type JsonValue } from "../http/json-body.js";
+import { isJsonObject, type JsonValue } from "../http/json-body.js";
 import type { UpsertAttribute, UpsertEdge, UpsertVertex } from "./commands.js";
 import { invalidRequest } from "./engine-error.js";
+import { clip } from "./clip-text.js";
 
 export interface UpsertItems {
   vertices: UpsertVertex[];
@@ -13,7 +14,8 @@ export interface UpsertItems {
 }
 
 export function upsertItemsFromJson(body: JsonValue): UpsertItems {
-  const top = objectAt(body, () => "the request body");
+  if (!isJsonObject(body)) throw shapeError("the request body");
+  const top = body;
   const items: UpsertItems = { vertices: [], edges: [] };
   for (const [key, value] of top.entries) {
     if (key === "vertices") readVertices(value, items.vertices);
@@ -27,22 +29,32 @@ export function upsertItemsFromJson(body: JsonValue): UpsertItems {
 // millions of items and the happy path must not format a message per item.
 
 function readVertices(value: JsonValue, out: UpsertVertex[]): void {
-  for (const [type, ids] of objectAt(value, () => "'vertices'").entries) {
-    for (const [id, attrs] of objectAt(ids, () => `vertices of type '${clip(type)}'`).entries) {
-      out.push({ type, id, attributes: readAttributes(attrs, () => `vertex '${clip(id)}' of type '${clip(type)}'`) });
+  if (!isJsonObject(value)) throw shapeError("'vertices'");
+  for (const [type, ids] of value.entries) {
+    if (!isJsonObject(ids)) throw shapeError(`vertices of type '${clip(type)}'`);
+    for (const [id, attrs] of ids.entries) {
+      const attributes = isEmptyObject(attrs) ? NO_ATTRIBUTES : readAttributes(attrs, () => `vertex '${clip(id)}' of type '${clip(type)}'`);
+      out.push({ type, id, attributes });
     }
   }
 }
 
 function readEdges(value: JsonValue, out: UpsertEdge[]): void {
-  for (const [sourceType, sources] of objectAt(value, () => "'edges'").entries) {
-    for (const [sourceId, edgeTypes] of objectAt(sources, () => `edges from type '${clip(sourceType)}'`).entries) {
-      const from = () => `edges from ${clip(sourceType)} '${clip(sourceId)}'`;
-      for (const [edgeType, targetTypes] of objectAt(edgeTypes, from).entries) {
-        for (const [targetType, targets] of objectAt(targetTypes, () => `${from()} of type '${clip(edgeType)}'`).entries) {
-          for (const [targetId, attrs] of objectAt(targets, () => `${from()} of type '${clip(edgeType)}' to '${clip(targetType)}'`).entries) {
-            const where = () => `edge ${clip(edgeType)} from ${clip(sourceType)} '${clip(sourceId)}' to ${clip(targetType)} '${clip(targetId)}'`;
-            out.push({ sourceType, sourceId, edgeType, targetType, targetId, attributes: readAttributes(attrs, where) });
+  if (!isJsonObject(value)) throw shapeError("'edges'");
+  for (const [sourceType, sources] of value.entries) {
+    if (!isJsonObject(sources)) throw shapeError(`edges from type '${clip(sourceType)}'`);
+    for (const [sourceId, edgeTypes] of sources.entries) {
+      const from = () => describeSource(sourceType, sourceId);
+      if (!isJsonObject(edgeTypes)) throw shapeError(from());
+      for (const [edgeType, targetTypes] of edgeTypes.entries) {
+        if (!isJsonObject(targetTypes)) throw shapeError(`${from()} of type '${clip(edgeType)}'`);
+        for (const [targetType, targets] of targetTypes.entries) {
+          if (!isJsonObject(targets)) throw shapeError(`${from()} of type '${clip(edgeType)}' to '${clip(targetType)}'`);
+          for (const [targetId, attrs] of targets.entries) {
+            const attributes = isEmptyObject(attrs)
+              ? NO_ATTRIBUTES
+              : readAttributes(attrs, () => `edge ${clip(edgeType)} from ${clip(sourceType)} '${clip(sourceId)}' to ${clip(targetType)} '${clip(targetId)}'`);
+            out.push({ sourceType, sourceId, edgeType, targetType, targetId, attributes });
           }
         }
       }
@@ -50,11 +62,23 @@ function readEdges(value: JsonValue, out: UpsertEdge[]): void {
   }
 }
 
+function describeSource(sourceType: string, sourceId: string): string {
+  return `edges from ${clip(sourceType)} '${clip(sourceId)}'`;
+}
+
+function isEmptyObject(v: JsonValue): boolean {
+  return isJsonObject(v) && v.entries.length === 0;
+}
+
+function shapeError(what: string): Error {
+  return invalidRequest(`Invalid upsert payload: ${what} must be a JSON object.`);
+}
+
 const NO_ATTRIBUTES: UpsertAttribute[] = [];
 
 function readAttributes(value: JsonValue, where: () => string): UpsertAttribute[] {
-  const entries = objectAt(value, () => `the attributes of ${where()}`).entries;
-  if (entries.length === 0) return NO_ATTRIBUTES;
+  if (!isJsonObject(value)) throw shapeError(`the attributes of ${where()}`);
+  const entries = value.entries;
   const attrs: UpsertAttribute[] = [];
   for (const [name, spec] of entries) {
     if (!isJsonObject(spec)) {
@@ -73,13 +97,4 @@ function readAttributes(value: JsonValue, where: () => string): UpsertAttribute[
     attrs.push({ name, value: attrValue, op });
   }
   return attrs;
-}
-
-function objectAt(value: JsonValue, what: () => string): JsonObject {
-  if (!isJsonObject(value)) throw invalidRequest(`Invalid upsert payload: ${what()} must be a JSON object.`);
-  return value;
-}
-
-function clip(text: string): string {
-  return text.length > 100 ? text.slice(0, 100) + "..." : text;
 }

@@ -11,6 +11,7 @@ import type { GraphHandle } from "./engine.js";
 import { attrTypeMap, vertexAttributeDefs, vertexTypeOf } from "./graph-types.js";
 import { compileFilter, compileSort, type AttributeSource } from "./read-eval.js";
 import type { FilterCondition, SelectSpec, SortKey } from "./read-spec.js";
+import { clip } from "./clip-text.js";
 
 /** Most items a read returns, with or without `limit`. */
 export const READ_CAP = 10240;
@@ -52,12 +53,13 @@ export function selectVertices(snapshot: Snapshot, graph: GraphHandle, sel: Vert
   const keep = compileFilter(sel.filter, source, what);
   const order = compileSort(sel.sort, source, what);
   const max = Math.min(sel.limit ?? cap, cap);
+  if (max <= 0) return [];
   if (sel.id !== undefined) {
-    const vid = snapshot.lookup(type.key, sel.id);
+    const vid = lookupLive(snapshot, type.key, sel.id);
     if (vid === undefined) {
       throw invalidRequest(`The input vertex id '${clip(sel.id)}' is not a valid vertex id for vertex type = ${type.name}.`);
     }
-    return (keep === undefined || keep(vid)) && max > 0 ? [vid] : [];
+    return keep === undefined || keep(vid) ? [vid] : [];
   }
   const out: number[] = [];
   // Without a sort, scanning stops at the limit; with one, every candidate is looked at.
@@ -73,6 +75,15 @@ export function selectVertices(snapshot: Snapshot, graph: GraphHandle, sel: Vert
     if (out.length > max) out.length = max;
   }
   return out;
+}
+
+/**
+ * Internal id of a live vertex by primary id. The liveness check guards against an index
+ * entry that outlived its vertex.
+ */
+export function lookupLive(snapshot: Snapshot, typeKey: string, id: string): number | undefined {
+  const vid = snapshot.lookup(typeKey, id);
+  return vid !== undefined && snapshot.exists(vid) ? vid : undefined;
 }
 
 export function vertexSource(snapshot: Snapshot, type: VertexType): AttributeSource<number> {
@@ -107,8 +118,4 @@ export function vertexRecord(snapshot: Snapshot, type: VertexType, vid: number, 
     if (v !== undefined) attributes[d.name] = attrValueToJson(v, d.type);
   }
   return { v_id: snapshot.idText(vid), v_type: type.name, attributes };
-}
-
-function clip(text: string): string {
-  return text.length > 100 ? text.slice(0, 100) + "..." : text;
 }

@@ -25,7 +25,7 @@ export function addEndpoint(router: Router, services: RestServices, key: string,
   if (options.graphOptional && pattern.includes(GRAPH_SEGMENT)) patterns.push(pattern.replace(GRAPH_SEGMENT, ""));
   const paths = patterns.flatMap((p) => {
     const koaPath = p.replace(/\{([^}]+)\}/g, ":$1");
-    return [koaPath, koaPath + "/"];
+    return [koaPath]; // the router accepts a trailing slash by itself
   });
   const optionalNames = options.graphOptional ? ["graph_name"] : [];
   const run = async (ctx: Context) => {

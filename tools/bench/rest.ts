@@ -5,9 +5,10 @@
 //   node dist/tools/bench/rest.js [--vertices N] [--edges N] [--seconds S] [--connections C]
 import { fork, execFileSync, type ChildProcess } from "node:child_process";
 import { parseArgs } from "node:util";
-import { cpus, totalmem, platform, release } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Agent, request } from "node:http";
+import type { BenchReport, BenchSuite } from "./run.js";
+import { machineBanner } from "./machine.js";
 
 interface BenchOptions {
   vertices: number;
@@ -16,8 +17,15 @@ interface BenchOptions {
   connections: number;
 }
 
-export async function runRestBench(o: BenchOptions): Promise<void> {
-  printMachine();
+/** The suite `npm run bench` runs: 400k vertices, 4M edges, 5 s of reads at 32 connections. */
+export const suite: BenchSuite = {
+  name: "rest",
+  description: "REST upserts through POST /graph in batches, GET vertex by id under load, memory per edge",
+  run: (report) => runRestBench({ vertices: 400_000, edges: 4_000_000, seconds: 5, connections: 32 }, report),
+};
+
+export async function runRestBench(o: BenchOptions, out: BenchReport = consoleReport()): Promise<void> {
+  const report = (what: string, rate: number, unit: string, seconds: number) => out.line(what, rate, unit, `${seconds.toFixed(2)} s`);
   const { child, port } = await startServerProcess();
   const base = `http://127.0.0.1:${port}`;
   try {
@@ -46,11 +54,11 @@ export async function runRestBench(o: BenchOptions): Promise<void> {
     }
     const edgeSeconds = (performance.now() - start) / 1000;
     report("upsert edges without attributes (batches of 100k, 10 per source)", o.edges / edgeSeconds, "edges/s", edgeSeconds);
-    report("  of which server time (request sent to answer)", o.edges / parseSeconds, "edges/s", parseSeconds);
+    report("upsert edges, counting only the time from request to answer", o.edges / parseSeconds, "edges/s", parseSeconds);
 
     const memory = await askMemory(child);
     if (memory) {
-      console.log(`  store memory: ${(memory.memoryBytes / 2 ** 20).toFixed(1)} MiB total, ${(memory.adjacencyBytes / 2 ** 20).toFixed(1)} MiB adjacency for ${memory.edgeCount} edges = ${(memory.adjacencyBytes / Math.max(1, memory.edgeCount)).toFixed(2)} bytes/edge (both directions)`);
+      out.line("store adjacency memory per edge (both directions)", memory.adjacencyBytes / Math.max(1, memory.edgeCount), "bytes", `${memory.edgeCount} edges, ${(memory.memoryBytes / 2 ** 20).toFixed(1)} MiB memory in all`);
     }
 
     const weighted = Math.min(o.edges, 200_000);
@@ -61,12 +69,17 @@ export async function runRestBench(o: BenchOptions): Promise<void> {
     const weightedSeconds = (performance.now() - start) / 1000;
     report("upsert edges with a DOUBLE attribute (batches of 50k)", weighted / weightedSeconds, "edges/s", weightedSeconds);
 
+    const raw = await ask<{ verticesPerSecond: number; edgesPerSecond: number }>(child, { rawStore: { vertices: o.vertices, edges: o.edges } }, "rawStore");
+    if (raw) {
+      out.ratio("vertex upserts, store called directly vs through REST", o.vertices / vertexSeconds, raw.verticesPerSecond, "direct store");
+      out.ratio("edge upserts, store called directly vs through REST", o.edges / edgeSeconds, raw.edgesPerSecond, "direct store");
+    }
+
     const reads = await loadGetById(base, o);
     report(`GET vertex by id, ${o.connections} connections, ${reads.tool}`, reads.perSecond, "requests/s", o.seconds);
-    console.log(`  reference: a trivial Koa JSON GET measured ≈30k requests/s with wrk -t1 -c50 on this kind of machine (toolchain notes)`);
     const echo = await loadGet(base, "/echo", o);
-    report(`GET /echo (server floor), ${echo.tool}`, echo.perSecond, "requests/s", o.seconds);
-    console.log(`  ratio vertex read / echo: ${(reads.perSecond / echo.perSecond).toFixed(2)}`);
+    report(`GET /echo (the server's floor), ${echo.tool}`, echo.perSecond, "requests/s", o.seconds);
+    out.ratio("GET /echo vs GET vertex by id", reads.perSecond, echo.perSecond, "echo");
   } finally {
     child.send("stop");
   }
@@ -151,6 +164,19 @@ function startServerProcess(): Promise<{ child: ChildProcess; port: number }> {
   });
 }
 
+function ask<T>(child: ChildProcess, message: unknown, key: string): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    const onMessage = (msg: Record<string, unknown>) => {
+      if (msg[key] !== undefined) {
+        child.off("message", onMessage);
+        resolve(msg[key] as T);
+      }
+    };
+    child.on("message", onMessage);
+    child.send(message as object);
+  });
+}
+
 function askMemory(child: ChildProcess): Promise<{ memoryBytes: number; adjacencyBytes: number; edgeCount: number } | undefined> {
   return new Promise((resolve) => {
     const onMessage = (msg: { memory?: { memoryBytes: number; adjacencyBytes: number; edgeCount: number } }) => {
@@ -165,13 +191,12 @@ function askMemory(child: ChildProcess): Promise<{ memoryBytes: number; adjacenc
   });
 }
 
-function printMachine(): void {
-  const cpu = cpus();
-  console.log(`machine: ${cpu.length} × ${cpu[0]?.model ?? "unknown CPU"}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${platform()} ${release()}, Node ${process.version}`);
-}
-
-function report(what: string, rate: number, unit: string, seconds: number): void {
-  console.log(`${what}: ${Math.round(rate).toLocaleString("en-US")} ${unit} (${seconds.toFixed(2)} s)`);
+function consoleReport(): BenchReport {
+  return {
+    line: (label, value, unit, note) => console.log(`${label}: ${Math.round(value).toLocaleString("en-US")} ${unit}${note ? `  (${note})` : ""}`),
+    ratio: (label, ours, peer, peerName) => console.log(`${label}: ${(peer / ours).toFixed(2)}x vs ${peerName}`),
+    note: (text) => console.log(text),
+  };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
@@ -183,5 +208,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       connections: { type: "string", default: "32" },
     },
   });
+  console.log(machineBanner());
   await runRestBench({ vertices: Number(values.vertices), edges: Number(values.edges), seconds: Number(values.seconds), connections: Number(values.connections) });
 }
