@@ -5,7 +5,7 @@
 // the engine), endpoints created on the fly. Kuzu: COPY of the vertex file, then COPY of
 // the edge file into a REL table (Kuzu needs its nodes first); both times are reported.
 import { rmSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BenchReport, BenchSuite } from "./run.js";
 import { ensureLoadCsv } from "./data/load-csv.js";
@@ -45,8 +45,11 @@ export const suite: BenchSuite = {
   async run(report: BenchReport) {
     const files = await ensureLoadCsv(EDGES, SCALE);
     report.note(`data: ${files.edges} (${(files.bytes / 2 ** 20).toFixed(1)} MiB)`);
+    // Both systems share the machine with whatever else runs: the load average tells how busy it was.
+    report.note(`load average before: ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
     const ours = await measureOurs(files.edges, report);
     const kuzu = await measureKuzu(files.vertices, files.edges, report);
+    report.note(`load average after: ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
     if (ours && kuzu) {
       // ratio() prints peer/ours: with times, above 1 means we load faster.
       report.ratio("load time (speed-up) vs Kuzu edge COPY", EDGES / ours, EDGES / kuzu.edgesPerSecond, "kuzu");
