@@ -14,7 +14,7 @@ import { defaultOf, valueKey } from "../values/coerce.js";
 import { compositeValues, idValueOfKey, type IdKey } from "../values/ids.js";
 import { applyOperator, needsExistingItem } from "../values/operators.js";
 import { ABSENT, BatchVertices } from "./batch-vertices.js";
-import { keyValues, planId, planWrites, type ItemPath, type PlannedWrite } from "./plan-writes.js";
+import { planId, planWrites, type ItemPath, type PlannedWrite } from "./plan-writes.js";
 
 interface VertexPlan {
   table: VertexTable;
@@ -58,7 +58,7 @@ export function applyUpsert(state: StoreState, batch: UpsertBatch, options: Upse
     version: state.current.version,
   };
   if (vertices.length === 0 && edges.length === 0) return result;
-  state.arena.reserve(estimateBytes(state, vertices, edges));
+  state.arena.reserve(planner.estimateBytes());
   const batchVertices = planner.vertices;
   for (const plan of vertices) applyVertex(plan, batchVertices);
   const createdByVertexItems = batchVertices.createdCount;
@@ -74,6 +74,11 @@ export function applyUpsert(state: StoreState, batch: UpsertBatch, options: Upse
 class Planner implements ItemPath {
   private list = "";
   private index = 0;
+  /** Bytes the plan's new data needs (see estimateBytes). */
+  private bytes = 1 << 16;
+  /** Tables the plan writes to. */
+  private readonly touched = new Set<VertexTable | EdgeTable>();
+  private lastTouched: VertexTable | EdgeTable | null = null;
 
   readonly skippedVertices: SkippedVertex[] = [];
   readonly skippedEdges: SkippedEdge[] = [];
@@ -89,6 +94,26 @@ class Planner implements ItemPath {
 
   path(suffix = ""): string {
     return `${this.list}[${this.index}]${suffix}`;
+  }
+
+  /**
+   * Generous estimate of the memory applying the plan allocates: new entries and list moves,
+   * values, and (while readers pin versions) copies of the arrays it touches.
+   */
+  estimateBytes(): number {
+    const pinned = this.state.space.pinnedVersions > 0;
+    let bytes = this.bytes;
+    for (const t of this.touched) {
+      if (t instanceof EdgeTable) for (const adj of t.adjacencies()) bytes += (pinned ? 3 : 1) * adj.slots * 8 + adj.chunkBytes / 8;
+      else bytes += (pinned ? 2 : 1) * (t.capacity * (t.idBytes + 1 + 8 * t.columns.length) + t.hashCapacity * 12);
+    }
+    return bytes;
+  }
+
+  private touch(table: VertexTable | EdgeTable): void {
+    if (table === this.lastTouched) return;
+    this.touched.add(table);
+    this.lastTouched = table;
   }
 
   planVertices(items: VertexUpsert[]): VertexPlan[] {
@@ -113,6 +138,8 @@ class Planner implements ItemPath {
         this.vertices.markCreated(table, key);
       }
       plans.push({ table, key, raw: item.id, writes, local });
+      this.touch(table);
+      this.bytes += 64 + (writes.length > 0 ? writesBytes(writes) : 0);
     }
     return plans;
   }
@@ -166,6 +193,10 @@ class Planner implements ItemPath {
       if (toLocal === ABSENT) this.vertices.markCreated(toTable, toKey);
       this.edgeKeys?.add(identity);
       plans.push(plan);
+      this.touch(table);
+      if (fromLocal < 0) this.touch(fromTable);
+      if (toLocal < 0) this.touch(toTable);
+      this.bytes += 176 + (writes.length > 0 ? writesBytes(writes) : 0);
     }
     return plans;
   }
@@ -248,7 +279,7 @@ function edgeIdentity(plan: EdgePlan): string {
 
 function applyVertex(plan: VertexPlan, vertices: BatchVertices): void {
   const { table, key } = plan;
-  const local = plan.local >= 0 ? plan.local : vertices.slotFor(table, key, () => keyValues(table, plan.raw, key));
+  const local = plan.local >= 0 ? plan.local : vertices.slotFor(table, key, plan.raw);
   const existed = plan.local >= 0 || !vertices.justCreated;
   for (const w of plan.writes) {
     if (existed && w.op === "~") continue;
@@ -258,8 +289,8 @@ function applyVertex(plan: VertexPlan, vertices: BatchVertices): void {
 
 function applyEdge(plan: EdgePlan, vertices: BatchVertices): void {
   const { table, fromTable, toTable } = plan;
-  const fromLocal = plan.fromLocal >= 0 ? plan.fromLocal : vertices.slotFor(fromTable, plan.fromKey, () => keyValues(fromTable, plan.fromRaw, plan.fromKey));
-  const toLocal = plan.toLocal >= 0 ? plan.toLocal : vertices.slotFor(toTable, plan.toKey, () => keyValues(toTable, plan.toRaw, plan.toKey));
+  const fromLocal = plan.fromLocal >= 0 ? plan.fromLocal : vertices.slotFor(fromTable, plan.fromKey, plan.fromRaw);
+  const toLocal = plan.toLocal >= 0 ? plan.toLocal : vertices.slotFor(toTable, plan.toKey, plan.toRaw);
   const fromVid = fromTable.vidOf(fromLocal);
   const toVid = toTable.vidOf(toLocal);
   const found = findEdge(table, fromTable, fromLocal, toVid, plan.discriminator);
@@ -291,32 +322,6 @@ function missingItem(message: string, type: string): StoreError {
 
 function idOf(table: VertexTable, raw: VertexKey["id"], key: IdKey): IdValue {
   return table.idKind === IdKind.COMPOSITE ? compositeValues(table.def, raw, table.ctx.tuples) : idValueOfKey(table.idKind, key);
-}
-
-/**
- * Generous estimate of the memory the plan allocates: new entries and list moves, values, and
- * (while readers pin versions) copies of the arrays it touches.
- */
-function estimateBytes(state: StoreState, vertices: VertexPlan[], edges: EdgePlan[]): number {
-  let bytes = (1 << 16) + vertices.length * 64 + edges.length * 176;
-  const touched = new Set<VertexTable | EdgeTable>();
-  let last: VertexTable | EdgePlan | undefined;
-  for (const v of vertices) {
-    if (v.table !== last) touched.add(v.table);
-    last = v.table;
-    if (v.writes.length > 0) bytes += writesBytes(v.writes);
-  }
-  for (const e of edges) {
-    if (!(last instanceof EdgePlan) || last.table !== e.table || last.fromTable !== e.fromTable || last.toTable !== e.toTable) touched.add(e.table).add(e.fromTable).add(e.toTable);
-    last = e;
-    if (e.writes.length > 0) bytes += writesBytes(e.writes);
-  }
-  const pinned = state.space.pinnedVersions > 0;
-  for (const t of touched) {
-    if (t instanceof EdgeTable) for (const adj of t.adjacencies()) bytes += (pinned ? 3 : 1) * adj.slots * 8 + adj.chunkBytes / 8;
-    else bytes += (pinned ? 2 : 1) * (t.capacity * (t.idBytes + 1 + 8 * t.columns.length) + t.hashCapacity * 4);
-  }
-  return bytes;
 }
 
 function writesBytes(writes: PlannedWrite[]): number {
