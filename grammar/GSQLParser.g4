@@ -588,22 +588,18 @@ expr
     : NOT expr                                             # notExpr
     | expr AND expr                                        # andExpr
     | expr OR expr                                         # orExpr
-    | predicate                                            # predicateExpr
-    ;
-
-// NOT is factored out of IN / BETWEEN / LIKE so the choice after it is a single-token one
-// (SLL prediction fails on the unfactored form).
-predicate
-    : arith ( compareOp arith
+    | arith ( compareOp arith
             | NOT? (IN arith | BETWEEN arith AND arith | LIKE arith (ESCAPE arith)?)
             | IS NOT? (NULL | NUMERIC | EMPTY)
-            )?
+            )?                                             # predicateExpr
     ;
 
 compareOp
     : EQEQ | NEQ | LT | LE | GT | GE
     ;
 
+// The leaves (literals, names, calls, ...) are alternatives of `arith` itself rather than a
+// separate rule: every rule level costs a context object per leaf, and parsing is mostly that.
 arith
     : arith DOT memberName LPAREN args? RPAREN             # methodCallArith
     | arith DOT memberName                                 # fieldArith
@@ -617,11 +613,7 @@ arith
     | arith AMP arith                                      # bitAndArith
     | arith PIPE arith                                     # bitOrArith
     | arith (UNION | INTERSECT | MINUS) arith              # setArith
-    | primary                                              # primaryArith
-    ;
-
-primary
-    : INT_LIT                                              # intLiteral
+    | INT_LIT                                              # intLiteral
     | REAL_LIT                                             # realLiteral
     | STRING_LIT                                           # stringLiteral
     | (TRUE | FALSE)                                       # boolLiteral

@@ -30,7 +30,7 @@ export class ShellBuilder {
 
   show(ctx: P.ShowStatementContext): AstShow {
     const range = this.b.range(ctx);
-    const word = ctx.getChild(1)!.getText().toUpperCase();
+    const word = this.b.word(ctx.getChild(1)!).toUpperCase();
     if (ctx instanceof P.ShowObjectsContext) {
       const node: AstShow = { kind: "Show", target: word as AstShowTarget, range };
       const glob = ctx.globPattern();
@@ -54,7 +54,7 @@ export class ShellBuilder {
 
   set(ctx: P.SetStatementContext): AstSet {
     return {
-      kind: "Set", name: ctx.identifier().map((id) => id.getText()).join("."), value: this.b.ddl.optionValue(ctx.optionValue()),
+      kind: "Set", name: ctx.identifier().map((id) => this.b.word(id)).join("."), value: this.b.ddl.optionValue(ctx.optionValue()),
       range: this.b.range(ctx),
     };
   }

@@ -6,3 +6,4 @@ registerSuite(async () => (await import("./rest.js")).suite);
 registerSuite(async () => (await import("./load.js")).suite);
 registerSuite(async () => (await import("./bind.js")).suite);
 registerSuite(async () => (await import("./store.js")).suite);
+registerSuite(async () => (await import("./frontend.js")).suite);
