@@ -8,7 +8,8 @@ import { errorEnvelope } from "./http/envelope.js";
 import { createRestApp, type RestAppOptions } from "./rest-app.js";
 import type { RestServices } from "./rest-services.js";
 import { createGsqlApp } from "./gsql/gsql-app.js";
-import { createExecServices, type GsqlServiceOptions } from "./gsql/gsql-services.js";
+import { attachCatalog, createExecServices, type GsqlServiceOptions } from "./gsql/gsql-services.js";
+import { Catalog } from "./catalog/catalog.js";
 import type { ExecServices } from "./gsql/exec/context.js";
 import { createDemoGraph, isEmptyDatabase, type DemoResult } from "./gsql/demo/demo-graph.js";
 import { Engine } from "./engine/engine.js";
@@ -30,6 +31,8 @@ export interface RunningServer {
   /** Undefined when the GSQL-server endpoints were not started. */
   gsqlPort?: number;
   services: RestServices;
+  /** Queries, loading jobs and schema-change jobs (snapshots take `catalog.snapshot()`). */
+  catalog: Catalog;
   gsql?: ExecServices;
   /** What creating the demo graph printed, when it was created at this start. */
   demo?: DemoResult;
@@ -40,6 +43,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const host = options.host ?? "127.0.0.1";
   // The graph store lives in WebAssembly memory (runtime-wasm/store).
   const engine = options.engine ?? new Engine({ createStore });
+  // The GSQL catalog is attached before anything runs, so every catalog command (live or
+  // replayed from a log) reaches it.
+  const catalog = new Catalog();
+  attachCatalog(engine, catalog);
   const { app, services } = createRestApp({ ...options, engine });
   const restServer = await listen(app, options.port, host);
   const restPort = (restServer.address() as AddressInfo).port;
@@ -51,6 +58,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const local = `http://127.0.0.1:${restPort}`;
     gsql = createExecServices({
       engine: services.engine,
+      catalog,
       ...options.gsql,
       restBaseUrl: () => `http://${displayHost(host)}:${restPort}`,
       restFetch: async (path, init) => {
@@ -69,6 +77,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     restPort,
     gsqlPort,
     services,
+    catalog,
     gsql,
     demo,
     close: () =>

@@ -12,7 +12,7 @@ import { SerialLock } from "./exec/serial-lock.js";
 
 export interface GsqlServiceOptions {
   engine: Engine;
-  /** Defaults to a new, empty catalog attached to `engine`. */
+  /** Defaults to a new, empty catalog; attached to `engine` here unless it already is. */
   catalog?: Catalog;
   /** Back-end parts (compile, serve, interpret); binding is always the front end's binder. */
   queries?: Omit<QueryServices, "bind">;
@@ -24,7 +24,7 @@ export interface GsqlServiceOptions {
 export function createExecServices(options: GsqlServiceOptions): ExecServices {
   const { engine } = options;
   const catalog = options.catalog ?? new Catalog();
-  attachCatalog(engine, catalog);
+  if (!options.catalog) attachCatalog(engine, catalog);
   return {
     engine,
     catalog,
