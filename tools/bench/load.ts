@@ -8,6 +8,7 @@ import { rmSync, mkdtempSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BenchReport, BenchSuite } from "./run.js";
+import { importPeer } from "./peer-import.js";
 import { ensureLoadCsv } from "./data/load-csv.js";
 import type { DatabaseSchema } from "../../runtime-wasm/schema/types.js";
 import type { LoadingJobPlan } from "../../server/loading/plan.js";
@@ -82,11 +83,9 @@ async function measureOurs(path: string, report: BenchReport): Promise<number | 
 }
 
 async function measureKuzu(verticesPath: string, edgesPath: string, report: BenchReport): Promise<{ edgesPerSecond: number; totalPerSecond: number } | undefined> {
-  let kuzu: typeof import("kuzu");
-  try {
-    kuzu = (await import("kuzu")).default as unknown as typeof import("kuzu");
-  } catch {
-    report.note("kuzu is not installed (npm devDependency): no peer figure");
+  const kuzu = await importPeer("kuzu");
+  if (!kuzu) {
+    report.note("kuzu is not installed (npm run bench:peers): no peer figure");
     return undefined;
   }
   const dir = mkdtempSync(join(tmpdir(), "wasmgraph-kuzu-"));

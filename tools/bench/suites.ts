@@ -2,8 +2,8 @@
 // module exporting `suite: BenchSuite`. Add a line when a suite is written.
 import { registerSuite } from "./run.js";
 
-registerSuite(async () => (await import("./rest.js")).suite);
-registerSuite(async () => (await import("./load.js")).suite);
 registerSuite(async () => (await import("./bind.js")).suite);
 registerSuite(async () => (await import("./store.js")).suite);
+registerSuite(async () => (await import("./rest.js")).suite);
 registerSuite(async () => (await import("./frontend.js")).suite);
+registerSuite(async () => (await import("./load.js")).suite);

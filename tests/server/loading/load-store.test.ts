@@ -13,7 +13,8 @@ import { runLoad } from "../../../server/loading/run.js";
 import { engineSink } from "../../../server/loading/engine-sink.js";
 import type { LoadingJobPlan } from "../../../server/loading/plan.js";
 import { startTestServer, type TestServer } from "../../helpers/http.js";
-import { col, job, skip, socialSchema, body } from "./fixtures.js";
+import { col, job, skip, socialSchema, body, vertexType, edgeType, scalar } from "./fixtures.js";
+import type { DatabaseSchema } from "../../../runtime-wasm/schema/types.js";
 
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
 
@@ -210,5 +211,39 @@ describe("loading into the store: semantics", () => {
     const weights = engine.read((s) => [...s.edges(s.lookup("Person", "a")!, { type: "Friend" })].map((e) => s.edgeAttribute(e, "weight")));
     expect(weights).to.deep.equal([15n]);
     expect(engine.read((s) => s.storedEdgeCount("Friend"))).to.equal(1);
+  });
+
+  it("composite PRIMARY KEY vertices and edge endpoints given as tuples", async () => {
+    const movie = { ...vertexType("Movie", "STRING", [["title", scalar("STRING")], ["yr", scalar("UINT")], ["rating", scalar("DOUBLE")]]), compositeKey: ["title", "yr"] };
+    const db: DatabaseSchema = {
+      tuples: [],
+      vertexTypes: [movie, vertexType("Actor", "STRING", [])],
+      edgeTypes: [edgeType("ActsIn", [["Actor", "Movie"]])],
+      graphs: [{ name: "cinema", vertexTypes: ["Movie", "Actor"], edgeTypes: ["ActsIn"], version: 0 }],
+      globalVersion: 0,
+    };
+    const engine = new Engine({ createStore });
+    engine.apply({ kind: "define-schema", schema: db });
+    const plan: LoadingJobPlan = {
+      ...job([]),
+      graph: "cinema",
+      statements: [
+        {
+          kind: "load",
+          source: { kind: "file", variable: "f" },
+          destinations: [
+            { kind: "vertex", type: "Movie", values: [col(1), col(2), col(3)] },
+            { kind: "edge", type: "ActsIn", from: { id: col(0) }, to: { id: { kind: "composite", parts: [col(1), col(2)] } }, values: [] },
+          ],
+          using: {},
+        },
+      ],
+    };
+    const r = await runLoad(plan, body("ann,Heat,1995,8.3\nbob,Heat,1995,8.3\ncy,Heat,x,1\ndi,,1990,2\n"), engineSink(engine, "cinema"));
+    const s = r.sources[0]!.statistics;
+    expect(s.vertex[0]).to.include({ typeName: "Movie", validObject: 2, invalidPrimaryId: 1, noIdFound: 1 });
+    expect(s.edge[0]).to.include({ typeName: "ActsIn", validObject: 2, invalidSecondaryId: 1, noIdFound: 1 });
+    expect(engine.read((snap) => [snap.vertexCount("Movie"), snap.vertexCount("Actor"), snap.storedEdgeCount("ActsIn")])).to.deep.equal([1, 2, 2]);
+    expect(engine.read((snap) => snap.attributes(snap.lookup("Movie", ["Heat", 1995n])!))).to.deep.equal({ title: "Heat", yr: 1995n, rating: 8.3 });
   });
 });
