@@ -10,6 +10,7 @@ import type { RestServices } from "./rest-services.js";
 import { createGsqlApp } from "./gsql/gsql-app.js";
 import { attachCatalog, createExecServices, type GsqlServiceOptions } from "./gsql/gsql-services.js";
 import { Catalog } from "./catalog/catalog.js";
+import { backendQueryServices, InstalledQueries } from "./gsql/query-backend.js";
 import type { ExecServices } from "./gsql/exec/context.js";
 import { createDemoGraph, isEmptyDatabase, type DemoResult } from "./gsql/demo/demo-graph.js";
 import { Engine } from "./engine/engine.js";
@@ -46,6 +47,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // The GSQL catalog is attached before anything runs, so every catalog command (live or
   // replayed from a log) reaches it.
   const catalog = new Catalog();
+  const installedQueries = new InstalledQueries();
   attachCatalog(engine, catalog);
   const { app, services } = createRestApp({ ...options, engine });
   const restServer = await listen(app, options.port, host);
@@ -59,6 +61,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     gsql = createExecServices({
       engine: services.engine,
       catalog,
+      queries: backendQueryServices(engine, installedQueries),
       ...options.gsql,
       restBaseUrl: () => `http://${displayHost(host)}:${restPort}`,
       restFetch: async (path, init) => {
