@@ -10,7 +10,7 @@ import type { RestServices } from "./rest-services.js";
 import { createGsqlApp } from "./gsql/gsql-app.js";
 import { attachCatalog, createExecServices, type GsqlServiceOptions } from "./gsql/gsql-services.js";
 import { Catalog } from "./catalog/catalog.js";
-import { backendQueryServices, InstalledQueries } from "./gsql/query-backend.js";
+import { backendQueryServices, InstalledQueries, LazyQueryRuntime } from "./gsql/query-backend.js";
 import type { ExecServices } from "./gsql/exec/context.js";
 import { createDemoGraph, isEmptyDatabase, type DemoResult } from "./gsql/demo/demo-graph.js";
 import { Engine } from "./engine/engine.js";
@@ -48,6 +48,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // replayed from a log) reaches it.
   const catalog = new Catalog();
   const installedQueries = new InstalledQueries();
+  const queryRuntime = new LazyQueryRuntime();
   attachCatalog(engine, catalog);
   const { app, services } = createRestApp({ ...options, engine });
   const restServer = await listen(app, options.port, host);
@@ -61,7 +62,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     gsql = createExecServices({
       engine: services.engine,
       catalog,
-      queries: backendQueryServices(engine, installedQueries),
+      queries: backendQueryServices(engine, installedQueries, queryRuntime),
       ...options.gsql,
       restBaseUrl: () => `http://${displayHost(host)}:${restPort}`,
       restFetch: async (path, init) => {
@@ -92,7 +93,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
               server.closeAllConnections();
             }),
         ),
-      ).then(() => undefined),
+      ).then(() => queryRuntime.close()),
   };
 }
 
