@@ -34,6 +34,9 @@ export interface RunningServer {
   services: RestServices;
   /** Queries, loading jobs and schema-change jobs (snapshots take `catalog.snapshot()`). */
   catalog: Catalog;
+  /** The compiled modules of the installed queries (what GET /query/{graph}/{name} runs) and the runtime that runs them. */
+  installedQueries: InstalledQueries;
+  queryRuntime: LazyQueryRuntime;
   gsql?: ExecServices;
   /** What creating the demo graph printed, when it was created at this start. */
   demo?: DemoResult;
@@ -82,6 +85,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     gsqlPort,
     services,
     catalog,
+    installedQueries,
+    queryRuntime,
     gsql,
     demo,
     close: () =>
