@@ -57,13 +57,16 @@ async function main(argv: string[]): Promise<number> {
   const log = (line: string) => process.stderr.write(`wasmgraph: ${line}\n`);
   const dataDir = values["in-memory"] ? undefined : values.data;
   const persistence = { snapshotEveryBytes: Math.round(snapshotMiB * 2 ** 20), waitForLock: values["wait-for-lock"] };
-  const server = await startServer({ port, host: values.host, dataDir, persistence, log });
+  const server = await startServer({ port, host: values.host, gsqlPort, demo: !values["no-demo"], dataDir, persistence, log });
   if (server.recovery) log(describeRecovery(server.recovery));
   stopOnSignals(server, log);
   process.stdout.write(`wasmgraph REST endpoints on http://${values.host}:${server.restPort}\n`);
-  // Not served by this build yet: the GSQL-server endpoints (--gsql-port) and the demo graph
-  // (--no-demo). Say so rather than pretend.
-  process.stdout.write(`note: GSQL-server endpoints (port ${gsqlPort}) and the demo graph are not available in this build\n`);
+  process.stdout.write(`wasmgraph GSQL-server endpoints on http://${values.host}:${server.gsqlPort} (gsql --host http://${values.host}:${server.gsqlPort})\n`);
+  if (server.demo) {
+    process.stdout.write(server.demo.returnCode === 0
+      ? `demo graph Social created: try curl 'http://${values.host}:${server.restPort}/query/Social/hello?p=Amara'\n`
+      : `demo graph Social created with problems (return code ${server.demo.returnCode}):\n${server.demo.output}`);
+  }
   return -1;
 }
 

@@ -17,6 +17,7 @@ const KNOWN_FIELDS: Record<string, string> = {
   defaultTimeoutMs: "runtime wiring (constructor options)",
   now: "runtime wiring (constructor options)",
   commandLog: "runtime wiring (attached by the persistence layer)",
+  catalog: "catalogImage().gsqlCatalog: the attached GSQL catalog's state (absent when none is attached)",
 };
 
 describe("persist: every engine field is covered by snapshots", () => {
