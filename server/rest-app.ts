@@ -1,25 +1,43 @@
 // The REST application (conventionally port 9000): composes middleware and routes once.
 // Route handlers translate HTTP to engine calls and back; they hold no engine logic.
+// Middleware order: statistics (outermost, sees the final status and latency), errors
+// (turns failures into the envelope), routes, then the not-found answer.
 import Koa from "koa";
 import Router from "@koa/router";
 import { endpointNotFound, errorMiddleware } from "./http/error-middleware.js";
+import { statisticsMiddleware } from "./statistics/statistics-middleware.js";
+import { createRestServices, type RestServiceOptions, type RestServices } from "./rest-services.js";
 import { registerDiagnostics } from "./routes/diagnostics.js";
+import { registerVertices } from "./routes/vertices.js";
+import { registerEdges } from "./routes/edges.js";
+import { registerUpsert } from "./routes/upsert.js";
+import { registerBuiltins } from "./routes/builtins.js";
 
-export interface RestAppOptions {
+export interface RestAppOptions extends RestServiceOptions {
   log?: (line: string) => void;
 }
 
-export function createRestApp(options: RestAppOptions = {}): Koa {
+export interface RestApp {
+  app: Koa;
+  services: RestServices;
+}
+
+export function createRestApp(options: RestAppOptions = {}): RestApp {
   const log = options.log ?? ((line: string) => process.stderr.write(line + "\n"));
+  const services = createRestServices(options);
   const app = new Koa();
   const router = new Router();
-  registerDiagnostics(router);
+  registerDiagnostics(router, services);
+  registerVertices(router, services);
+  registerEdges(router, services);
+  registerUpsert(router, services);
+  registerBuiltins(router, services);
+  app.use(statisticsMiddleware(services.statistics));
   app.use(errorMiddleware(log));
   app.use(router.routes());
-  app.use(router.allowedMethods());
   app.use(async (ctx, next) => {
     await next();
     if (ctx.body === undefined && ctx.status === 404) endpointNotFound(ctx);
   });
-  return app;
+  return { app, services };
 }

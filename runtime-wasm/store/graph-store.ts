@@ -119,7 +119,7 @@ class WasmGraphStore implements GraphStore {
     for (const t of this.state.edgeTables) {
       if (!t) continue;
       edgeCount += t.edgeCount;
-      for (const adj of t.adjacencies()) adjacencyBytes += adj.chunkBytes + (adj.lists?.bytes ?? 0) + (adj.degrees?.bytes ?? 0);
+      for (const adj of t.adjacencies()) adjacencyBytes += adj.chunkBytes + (adj.heads?.bytes ?? 0);
     }
     let vertexCount = 0;
     for (const t of this.state.vertexTables) vertexCount += t?.liveCount ?? 0;

@@ -30,8 +30,9 @@
 // UTF-8; collection and tuple records hold the value encoding of blob.ts (documented there).
 //
 // Edges. For every edge type, and every vertex type that can be its source (out) or target
-// (in), an AdjacencyHeader gives each local slot an edge list: address list[local] holding
-// degree[local] entries of entryBytes each, entry = [u32 target vid][u32 eid when entryBytes=8].
+// (in), an AdjacencyHeader gives each local slot an edge list: heads[2*local] is the list's
+// address and heads[2*local+1] its degree (one cache line holds both); the list holds degree
+// entries of entryBytes each, entry = [u32 target vid][u32 eid when entryBytes=8].
 // A local slot >= the adjacency's slotCount has an empty list. Lists keep insertion order.
 // Undirected types store each edge in the lists of both ends (a self-loop once) and their in
 // table is their out table. Directed types always keep both out and in lists; a reverse edge
@@ -100,7 +101,12 @@ export const VT = {
   ID_KIND: 20,
   /** Primary id per local slot: i64 (INT, DATETIME), u64 (UINT) or u32 string address (STRING, COMPOSITE). */
   ID_COLUMN: 24,
-  /** Open-addressing hash of primary ids: u32 vid per entry, EMPTY_ENTRY / DELETED_ENTRY; see hashId*. */
+  /**
+   * Open-addressing hash of primary ids (see hashIdHalves / hashIdBytes): ID_HASH_CAPACITY
+   * entries of 3 u32 [local slot or EMPTY_ENTRY / DELETED_ENTRY, a, b] where (a, b) is the id's
+   * (low, high) halves for INT/UINT/DATETIME ids, and (hash, string record address) for STRING
+   * and COMPOSITE ids — so a probe reads one entry, not the id column.
+   */
   ID_HASH: 28,
   /** Entries in ID_HASH (a power of two). */
   ID_HASH_CAPACITY: 32,
@@ -146,13 +152,11 @@ export const EdgeFlags = {
 export const ADJ = {
   /** 4 (target) or 8 (target, eid). */
   ENTRY_BYTES: 0,
-  /** Local slots covered by LISTS and DEGREES; higher slots have no edges. */
+  /** Local slots covered by HEADS; higher slots have no edges. */
   SLOT_COUNT: 4,
-  /** u32[SLOT_COUNT]: address of each slot's list (0 when empty). */
-  LISTS: 8,
-  /** u32[SLOT_COUNT]: entries in each list. */
-  DEGREES: 12,
-  /** Sum of DEGREES. */
+  /** u32 pairs [list address, degree] per local slot (address 0 when the list is empty). */
+  HEADS: 8,
+  /** Sum of the degrees. */
   ENTRY_COUNT: 16,
   BYTES: 32,
 } as const;
@@ -198,10 +202,14 @@ export enum IdKind {
 export const EMPTY_ENTRY = 0xffffffff;
 export const DELETED_ENTRY = 0xfffffffe;
 
+/** u32 words per id-hash entry. */
+export const ID_HASH_ENTRY_WORDS = 3;
+
 /**
  * Hash of a 64-bit numeric id given as its low and high 32-bit halves. Probing is linear:
  * index = hash & (capacity - 1), then +1 modulo capacity until EMPTY_ENTRY; DELETED_ENTRY is
- * skipped; an entry matches when the id column of its vid holds the id.
+ * skipped; a numeric entry matches when its (a, b) equal the id's halves, a string entry when
+ * a equals the hash and the record at b holds the same bytes.
  */
 export function hashIdHalves(low: number, high: number): number {
   let h = Math.imul(low ^ Math.imul(high, 0x85ebca6b), 0x9e3779b1);

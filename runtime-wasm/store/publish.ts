@@ -131,8 +131,7 @@ function writeAdjacencyHeader(space: Space, adj: Adjacency): void {
   const h = region.addr >>> 2;
   u32[h + ADJ.ENTRY_BYTES / 4] = adj.entryBytes;
   u32[h + ADJ.SLOT_COUNT / 4] = adj.slots;
-  u32[h + ADJ.LISTS / 4] = adj.lists?.addr ?? 0;
-  u32[h + ADJ.DEGREES / 4] = adj.degrees?.addr ?? 0;
+  u32[h + ADJ.HEADS / 4] = adj.heads?.addr ?? 0;
   u32[h + ADJ.ENTRY_COUNT / 4] = adj.entryCount;
   space.release(adj.header);
   adj.header = region;

@@ -66,7 +66,7 @@ export class PinnedSnapshot implements Snapshot {
     if (key === undefined) return undefined;
     const h = this.vertexHeader(t.ordinal);
     if (this.field(h, VT.LIVE_COUNT) === 0) return undefined;
-    const local = probeId(this.host.arena, this.host.heap, this.field(h, VT.ID_HASH), this.field(h, VT.ID_HASH_CAPACITY), this.field(h, VT.ID_COLUMN), key);
+    const local = probeId(this.host.arena, this.host.heap, this.field(h, VT.ID_HASH), this.field(h, VT.ID_HASH_CAPACITY), key);
     return local < 0 ? undefined : this.vidOf(h, local);
   }
 
@@ -160,8 +160,9 @@ export class PinnedSnapshot implements Snapshot {
         this.check();
         // Re-read each step: the arena's views are replaced when memory grows.
         const u32 = this.host.arena.u32;
-        if (i >= u32[(this.field(adj, ADJ.DEGREES) >>> 2) + local]) break;
-        const at = (u32[(this.field(adj, ADJ.LISTS) >>> 2) + local] >>> 2) + i * words;
+        const head = (this.field(adj, ADJ.HEADS) >>> 2) + local * 2;
+        if (i >= u32[head + 1]) break;
+        const at = (u32[head] >>> 2) + i * words;
         const target = u32[at];
         if (filter.to !== undefined && target !== filter.to) continue;
         if (toOrdinal >= 0 && this.ordinalOf(target) !== toOrdinal) continue;
@@ -175,7 +176,7 @@ export class PinnedSnapshot implements Snapshot {
     const adj = this.adjacency(t.ordinal, ET.OUT_TABLE, this.vertexTypeOf(vid).ordinal);
     const local = this.localOf(vid);
     if (adj === 0 || local >= this.field(adj, ADJ.SLOT_COUNT)) return 0;
-    return this.host.arena.u32[(this.field(adj, ADJ.DEGREES) >>> 2) + local];
+    return this.host.arena.u32[(this.field(adj, ADJ.HEADS) >>> 2) + local * 2 + 1];
   }
 
   edgeAttribute(edge: EdgeRecord, name: string): AttrValue | undefined {
@@ -209,11 +210,10 @@ export class PinnedSnapshot implements Snapshot {
       const u32 = this.host.arena.u32;
       const words = this.field(adj, ADJ.ENTRY_BYTES) / 4;
       const slots = this.field(adj, ADJ.SLOT_COUNT);
-      const lists = this.field(adj, ADJ.LISTS) >>> 2;
-      const degrees = this.field(adj, ADJ.DEGREES) >>> 2;
+      const heads = this.field(adj, ADJ.HEADS) >>> 2;
       for (let local = 0; local < slots; local++) {
-        const deg = u32[degrees + local];
-        const at = u32[lists + local] >>> 2;
+        const deg = u32[heads + local * 2 + 1];
+        const at = u32[heads + local * 2] >>> 2;
         for (let i = 0; i < deg; i++) if (this.ordinalOf(u32[at + i * words]) === toOrdinal) count++;
       }
     }

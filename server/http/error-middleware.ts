@@ -1,17 +1,28 @@
-// One place for the error policy: RestErrors become the interface's envelope with their
-// status; anything else is an internal error whose details stay in the server log.
+// One place for the error policy: RestErrors and EngineErrors become the interface's
+// envelope with a fitting status; anything else is an internal error whose details stay in
+// the server log.
 import type { Context, Next } from "koa";
 import { RestError } from "./rest-error.js";
 import { errorEnvelope } from "./envelope.js";
+import { EngineError, type EngineErrorKind } from "../engine/engine-error.js";
+
+const STATUS_BY_KIND: Record<EngineErrorKind, number> = {
+  "bad-request": 400,
+  "not-found": 400,
+  timeout: 504,
+  "too-large": 413,
+  "out-of-memory": 507,
+};
 
 export function errorMiddleware(log: (line: string) => void) {
   return async function handleErrors(ctx: Context, next: Next): Promise<void> {
     try {
       await next();
     } catch (err) {
-      if (err instanceof RestError) {
-        ctx.status = err.status;
-        ctx.body = errorEnvelope(err.message, err.code);
+      if (err instanceof RestError || err instanceof EngineError) {
+        ctx.status = err instanceof RestError ? err.status : STATUS_BY_KIND[err.kind];
+        ctx.state.timedOut = err instanceof EngineError && err.kind === "timeout";
+        ctx.body = errorEnvelope(err.message, err.code, ctx.state.apiVersion);
         return;
       }
       log(`internal error on ${ctx.method} ${ctx.path}: ${err instanceof Error ? err.stack : String(err)}`);

@@ -1,32 +1,41 @@
-// Diagnostics endpoints: GET|POST /echo and GET /version (interface.md "Diagnostics").
+// Diagnostics endpoints (interface.md "Diagnostics"): GET|POST /echo, GET /version,
+// GET /endpoints[/{graph}] (the endpoint listing) and GET /statistics[/{graph}].
 import type Router from "@koa/router";
 import type { Context } from "koa";
-import { badRequest } from "../http/rest-error.js";
+import { addEndpoint, param } from "./endpoint-route.js";
+import type { RestServices } from "../rest-services.js";
+import type { EndpointKind } from "../endpoints/descriptor.js";
+import type { ParamValues } from "../endpoints/validate-params.js";
 import { PRODUCT_VERSION, componentVersionLines } from "../version.js";
 
-/** Upper bound on /echo's sleep so one request cannot hold a connection for hours. */
-const MAX_ECHO_SLEEP_SECONDS = 3600;
-
-export function registerDiagnostics(router: Router): void {
-  const echo = async (ctx: Context) => {
-    const sleep = parseEchoSleep(ctx.query.sleep);
+export function registerDiagnostics(router: Router, services: RestServices): void {
+  const echo = async (ctx: Context, params: ParamValues) => {
+    const sleep = param.number(params, "sleep") ?? 0;
     if (sleep > 0) await new Promise((resolve) => setTimeout(resolve, sleep * 1000));
     ctx.body = { error: false, message: "Hello GSQL" };
   };
-  router.get(["/echo", "/echo/"], echo);
-  router.post(["/echo", "/echo/"], echo);
-  router.get(["/version", "/version/"], (ctx) => {
+  addEndpoint(router, services, "GET /echo", echo);
+  addEndpoint(router, services, "POST /echo", echo);
+  addEndpoint(router, services, "GET /version", (ctx) => {
     ctx.body = { error: "false", message: versionMessage() };
   });
-}
 
-function parseEchoSleep(raw: string | string[] | undefined): number {
-  if (raw === undefined) return 0;
-  if (Array.isArray(raw)) throw badRequest("Parameter sleep may be given at most once.");
-  if (!/^-?\d+$/.test(raw)) throw badRequest(`Values of parameter sleep must be INT32 type, invalid value [${raw}] provided.`);
-  const seconds = Number(raw);
-  if (seconds > MAX_ECHO_SLEEP_SECONDS) throw badRequest(`Parameter sleep must be at most ${MAX_ECHO_SLEEP_SECONDS}.`);
-  return Math.max(0, seconds);
+  const listing = (ctx: Context, params: ParamValues) => {
+    const kinds = (["builtin", "dynamic", "static"] as EndpointKind[]).filter((k) => param.bool(params, k));
+    const graph = param.string(params, "graph_name");
+    if (graph !== undefined) services.engine.resolveGraph(graph);
+    ctx.body = services.endpoints.list(kinds, graph);
+  };
+  addEndpoint(router, services, "GET /endpoints", listing);
+  addEndpoint(router, services, "GET /endpoints/{graph_name}", listing);
+
+  const statistics = (ctx: Context, params: ParamValues) => {
+    const graph = param.string(params, "graph_name");
+    if (graph !== undefined) services.engine.resolveGraph(graph);
+    ctx.body = services.statistics.report(param.number(params, "seconds")!, param.number(params, "segments")!, graph);
+  };
+  addEndpoint(router, services, "GET /statistics", statistics);
+  addEndpoint(router, services, "GET /statistics/{graph_name}", statistics);
 }
 
 /** Multi-line text clients parse: banner, "--- Version ---", product version, one line per component. */

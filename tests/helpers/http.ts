@@ -1,5 +1,5 @@
 // Test helper: starts the real server on an ephemeral port and sends requests to it.
-import { startServer, type RunningServer } from "../../server/serve.js";
+import { startServer, type RunningServer, type ServeOptions } from "../../server/serve.js";
 
 export interface TestServer {
   server: RunningServer;
@@ -9,9 +9,10 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(): Promise<TestServer> {
+/** Options as for startServer (an engine with a schema, a clock, limits); the port is ephemeral. */
+export async function startTestServer(options: Partial<ServeOptions> = {}): Promise<TestServer> {
   const logged: string[] = [];
-  const server = await startServer({ port: 0, log: (line) => logged.push(line) });
+  const server = await startServer({ log: (line) => logged.push(line), ...options, port: 0 });
   const base = `http://127.0.0.1:${server.restPort}`;
   const request = async (method: string, path: string, body?: string, headers?: Record<string, string>) => {
     const res = await fetch(base + path, { method, body, headers });

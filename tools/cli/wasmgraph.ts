@@ -1,9 +1,16 @@
 #!/usr/bin/env node
-// `wasmgraph`: the server command. `wasmgraph serve [--port 9000] [--host 127.0.0.1]`.
+// `wasmgraph`: the server command.
+//   wasmgraph serve [--port 9000] [--gsql-port 14240] [--data DIR] [--no-demo] [--host 127.0.0.1]
 import { parseArgs } from "node:util";
 import { startServer } from "../../server/serve.js";
 
-const USAGE = `usage: wasmgraph serve [--port 9000] [--host 127.0.0.1]`;
+const USAGE = `usage: wasmgraph serve [--port 9000] [--gsql-port 14240] [--data DIR] [--no-demo] [--host 127.0.0.1]
+
+  --port N        REST endpoints (default 9000; 0 picks a free port)
+  --gsql-port N   GSQL-server endpoints (default 14240)
+  --data DIR      data directory (default ./data)
+  --no-demo       start with an empty database instead of the demo graph
+  --host ADDR     address to listen on (default 127.0.0.1)`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -15,18 +22,36 @@ async function main(argv: string[]): Promise<number> {
     args: rest,
     options: {
       port: { type: "string", default: "9000" },
+      "gsql-port": { type: "string", default: "14240" },
+      data: { type: "string", default: "./data" },
+      "no-demo": { type: "boolean", default: false },
       host: { type: "string", default: "127.0.0.1" },
+      help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
   });
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    process.stderr.write(`wasmgraph: --port must be a port number, got '${values.port}'\n`);
-    return 2;
+  if (values.help) {
+    process.stdout.write(USAGE + "\n");
+    return 0;
   }
+  const port = portNumber("--port", values.port);
+  const gsqlPort = portNumber("--gsql-port", values["gsql-port"]);
+  if (port === undefined || gsqlPort === undefined) return 2;
   const server = await startServer({ port, host: values.host });
   process.stdout.write(`wasmgraph REST endpoints on http://${values.host}:${server.restPort}\n`);
+  // Not served by this build yet: the GSQL-server endpoints (--gsql-port), the demo graph
+  // (--no-demo) and persistence in --data. Say so rather than pretend.
+  process.stdout.write(`note: GSQL-server endpoints (port ${gsqlPort}), the demo graph and persistence in ${values.data} are not available in this build; data is kept in memory\n`);
   return -1;
+}
+
+function portNumber(flag: string, text: string): number | undefined {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n > 65535) {
+    process.stderr.write(`wasmgraph: ${flag} must be a port number, got '${text}'\n`);
+    return undefined;
+  }
+  return n;
 }
 
 main(process.argv.slice(2)).then(

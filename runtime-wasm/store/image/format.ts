@@ -9,12 +9,13 @@
 // they are in memory (only the used part), edge lists back to back in slot order (with their
 // degrees, they form a CSR), and variable-length values (strings, collections, string ids)
 // as consecutive [u32 length][bytes] records, one per slot. Every section carries a CRC-32.
+// Id hashes are not written: loading rebuilds them (their string entries hold addresses).
 import type { DatabaseSchema } from "../../schema/types.js";
 import type { ColumnKind, IdKind } from "../layout.js";
 
 export const IMAGE_MAGIC = "WGIMAGE1";
 export const IMAGE_END = "WGIMEND1";
-export const IMAGE_FORMAT = 1;
+export const IMAGE_FORMAT = 2;
 
 export interface Section {
   offset: number;
@@ -39,8 +40,6 @@ export interface VertexTypeManifest {
   blocks: number[];
   alive: Section;
   ids: Section;
-  hash: Section;
-  hashCapacity: number;
   retired: Section;
   retiredCount: number;
   columns: ColumnManifest[];

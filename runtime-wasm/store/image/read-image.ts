@@ -42,8 +42,6 @@ export function readImage(bytes: Uint8Array, options?: StoreOptions): StoreState
       blocks: m.blocks,
       alive: section(m.alive),
       ids: stringIds ? readRecords(section(m.ids), m.slotCount, (b) => heap.putBytes(b, b.length)) : section(m.ids),
-      hash: section(m.hash),
-      hashCapacity: m.hashCapacity,
       retired: stringIds ? readRecords(section(m.retired), m.retiredCount, (b) => heap.putBytes(b, b.length)) : section(m.retired),
       retiredCount: m.retiredCount,
       columns: m.columns.map((c) => restoredColumn(c, def.attributes, m.slotCount, section, heap.putBytes.bind(heap))),

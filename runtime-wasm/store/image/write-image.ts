@@ -98,8 +98,6 @@ export async function writeImage(arena: Arena, header: number, version: number, 
       blocks,
       alive: await out.memorySection(arena, field(h, VT.ALIVE), Math.ceil(slotCount / 8)),
       ids: stringIds ? await out.bytesSection(records(arena, field(h, VT.ID_COLUMN), slotCount)) : await out.memorySection(arena, field(h, VT.ID_COLUMN), slotCount * 8),
-      hash: await out.memorySection(arena, field(h, VT.ID_HASH), field(h, VT.ID_HASH_CAPACITY) * 4),
-      hashCapacity: field(h, VT.ID_HASH_CAPACITY),
       retired: stringIds ? await out.bytesSection(records(arena, field(h, VT.RETIRED), retiredCount)) : await out.memorySection(arena, field(h, VT.RETIRED), retiredCount * 8),
       retiredCount,
       columns: await writeColumns(out, arena, field(h, VT.ATTRIBUTE_TABLE), field(h, VT.ATTRIBUTE_SLOTS), slotCount, t.attributes),
@@ -165,17 +163,20 @@ async function writeAdjacency(out: ImageWriter, arena: Arena, adj: number, verte
   const field = (offset: number) => arena.u32[(adj + offset) >>> 2];
   const slots = field(ADJ.SLOT_COUNT);
   const entryBytes = field(ADJ.ENTRY_BYTES);
-  const degrees = await out.memorySection(arena, field(ADJ.DEGREES), slots * 4);
+  const degreeList = new Uint32Array(slots);
   const entries = new Uint8Array(field(ADJ.ENTRY_COUNT) * entryBytes);
   let at = 0;
   for (let local = 0; local < slots; local++) {
     const u32 = arena.u32;
-    const deg = u32[(field(ADJ.DEGREES) >>> 2) + local];
+    const head = (field(ADJ.HEADS) >>> 2) + local * 2;
+    const deg = u32[head + 1];
+    degreeList[local] = deg;
     if (deg === 0) continue;
-    const list = u32[(field(ADJ.LISTS) >>> 2) + local];
+    const list = u32[head];
     entries.set(arena.u8.subarray(list, list + deg * entryBytes), at);
     at += deg * entryBytes;
   }
+  const degrees = await out.bytesSection(new Uint8Array(degreeList.buffer));
   return { vertexOrdinal, direction, slots, degrees, entries: await out.bytesSection(entries) };
 }
 

@@ -25,22 +25,19 @@ interface VertexPlan {
   local: number;
 }
 
-/** One end of an edge item, resolved. */
-class Endpoint {
-  constructor(
-    readonly table: VertexTable,
-    readonly key: IdKey,
-    readonly raw: VertexKey["id"],
-    /** Local slot when the vertex existed before the batch, else CREATED or ABSENT (BatchVertices). */
-    readonly local: number,
-  ) {}
-}
-
+/** One edge item, validated and resolved (flat: one object per edge keeps large batches cheap). */
 class EdgePlan {
   constructor(
     readonly table: EdgeTable,
-    readonly from: Endpoint,
-    readonly to: Endpoint,
+    readonly fromTable: VertexTable,
+    readonly fromKey: IdKey,
+    readonly fromRaw: VertexKey["id"],
+    /** Local slot when the vertex existed before the batch, else CREATED or ABSENT (BatchVertices). */
+    readonly fromLocal: number,
+    readonly toTable: VertexTable,
+    readonly toKey: IdKey,
+    readonly toRaw: VertexKey["id"],
+    readonly toLocal: number,
     readonly discriminator: AttrValue[],
     readonly writes: PlannedWrite[],
   ) {}
@@ -131,35 +128,44 @@ class Planner implements ItemPath {
       const ref = this.edgeRef(item?.type);
       const table = ref.table;
       const reversed = ref.reversed;
-      const from = this.endpoint(reversed ? item.to : item.from, reversed ? ".to" : ".from");
-      const to = this.endpoint(reversed ? item.from : item.to, reversed ? ".from" : ".to");
-      const pair = from.table.ordinal * 65536 + to.table.ordinal;
-      if (!table.allowed.has(pair) && (table.directed || !table.allowed.has(to.table.ordinal * 65536 + from.table.ordinal))) {
+      const fromRef = reversed ? item.to : item.from;
+      const toRef = reversed ? item.from : item.to;
+      const fromSuffix = reversed ? ".to" : ".from";
+      const toSuffix = reversed ? ".from" : ".to";
+      const fromTable = this.vertexTable(fromRef?.type, fromSuffix);
+      const fromKey = planId(fromTable, fromRef.id, this, `${fromSuffix}.id`);
+      const toTable = this.vertexTable(toRef?.type, toSuffix);
+      const toKey = planId(toTable, toRef.id, this, `${toSuffix}.id`);
+      const pair = fromTable.ordinal * 65536 + toTable.ordinal;
+      if (!table.allowed.has(pair) && (table.directed || !table.allowed.has(toTable.ordinal * 65536 + fromTable.ordinal))) {
         const path = this.path();
-        throw new StoreError("INVALID_ENDPOINT_TYPE", `${path}: edge type ${table.def.name} does not connect ${from.table.def.name} to ${to.table.def.name}`, { path, type: table.def.name });
+        throw new StoreError("INVALID_ENDPOINT_TYPE", `${path}: edge type ${table.def.name} does not connect ${fromTable.def.name} to ${toTable.def.name}`, { path, type: table.def.name });
       }
       const writes = planWrites(table.byName, table.discriminator, item.attributes, table.ctx.tuples, table.def.name, this);
       const discriminator = table.discriminator.length === 0 ? NO_VALUES : this.discriminatorValues(table, item);
-      if (from.local < 0 || to.local < 0) {
+      const fromLocal = this.vertices.resolve(fromTable, fromKey);
+      const toLocal = this.vertices.resolve(toTable, toKey);
+      if (fromLocal < 0 || toLocal < 0) {
         const missing: SkippedEdge["missing"] = [];
-        this.noteMissing(from, "source", missing);
-        this.noteMissing(to, "target", missing);
+        this.noteMissing(fromTable, fromKey, fromRef.id, fromLocal, "source", missing);
+        this.noteMissing(toTable, toKey, toRef.id, toLocal, "target", missing);
         if (missing.length > 0) {
           this.skippedEdges.push({ index, type: ref.key, missing });
           continue;
         }
       }
-      const identity = this.edgeKeys ? edgeIdentity(table, from, to, discriminator) : "";
+      const plan = new EdgePlan(table, fromTable, fromKey, fromRef.id, fromLocal, toTable, toKey, toRef.id, toLocal, discriminator, writes);
+      const identity = this.edgeKeys ? edgeIdentity(plan) : "";
       if (writes.length > 0) {
         const needy = writes.find((w) => needsExistingItem(w.op));
-        if (needy && !this.edgeExists(table, from, to, discriminator, identity)) {
+        if (needy && !this.edgeExists(plan, identity)) {
           throw missingItem(`${this.path()}: operator "${needy.op}" on attribute ${needy.column.name} of an edge that does not exist`, table.def.name);
         }
       }
-      if (from.local === ABSENT) this.vertices.markCreated(from.table, from.key);
-      if (to.local === ABSENT) this.vertices.markCreated(to.table, to.key);
+      if (fromLocal === ABSENT) this.vertices.markCreated(fromTable, fromKey);
+      if (toLocal === ABSENT) this.vertices.markCreated(toTable, toKey);
       this.edgeKeys?.add(identity);
-      plans.push(new EdgePlan(table, from, to, discriminator, writes));
+      plans.push(plan);
     }
     return plans;
   }
@@ -180,12 +186,6 @@ class Planner implements ItemPath {
       throw new StoreError("UNKNOWN_EDGE_TYPE", `${path}: invalid edge type ${String(type)}`, { path, type: String(type) });
     }
     return ref;
-  }
-
-  private endpoint(key: VertexKey | undefined, suffix: string): Endpoint {
-    const table = this.vertexTable(key?.type, suffix);
-    const id = planId(table, key!.id, this, `${suffix}.id`);
-    return new Endpoint(table, id, key!.id, this.vertices.resolve(table, id));
   }
 
   private discriminatorValues(table: EdgeTable, item: EdgeUpsert): AttrValue[] {
@@ -209,18 +209,18 @@ class Planner implements ItemPath {
   }
 
   /** Add the endpoint to `missing` when it does not exist and may not be created (or is retired). */
-  private noteMissing(end: Endpoint, role: "source" | "target", missing: SkippedEdge["missing"]): void {
-    if (end.local !== ABSENT) return;
-    const retired = end.table.retiredKeys.size > 0 && end.table.retiredKeys.has(end.key);
+  private noteMissing(table: VertexTable, key: IdKey, raw: VertexKey["id"], local: number, role: "source" | "target", missing: SkippedEdge["missing"]): void {
+    if (local !== ABSENT) return;
+    const retired = table.retiredKeys.size > 0 && table.retiredKeys.has(key);
     const o = this.options;
     const mustExist = o.vertexMustExist || o.updateVertexOnly || (role === "source" ? o.sourceVertexMustExist : o.targetVertexMustExist);
-    if (retired || mustExist) missing.push({ type: end.table.key, id: idOf(end.table, end.raw, end.key), retired });
+    if (retired || mustExist) missing.push({ type: table.key, id: idOf(table, raw, key), retired });
   }
 
-  private edgeExists(table: EdgeTable, from: Endpoint, to: Endpoint, discriminator: AttrValue[], identity: string): boolean {
+  private edgeExists(plan: EdgePlan, identity: string): boolean {
     if (this.edgeKeys?.has(identity)) return true;
-    if (from.local < 0 || to.local < 0) return false;
-    return findEdge(table, from.table, from.local, to.table.vidOf(to.local), discriminator) !== -2;
+    if (plan.fromLocal < 0 || plan.toLocal < 0) return false;
+    return findEdge(plan.table, plan.fromTable, plan.fromLocal, plan.toTable.vidOf(plan.toLocal), plan.discriminator) !== -2;
   }
 }
 
@@ -239,11 +239,11 @@ function sameDiscriminator(table: EdgeTable, eid: number, values: AttrValue[]): 
   return true;
 }
 
-function edgeIdentity(table: EdgeTable, from: Endpoint, to: Endpoint, discriminator: AttrValue[]): string {
-  let a = `${from.table.ordinal}:${valueKey(from.key as AttrValue)}`;
-  let b = `${to.table.ordinal}:${valueKey(to.key as AttrValue)}`;
-  if (!table.directed && b < a) [a, b] = [b, a];
-  return `${a}|${b}|${discriminator.map(valueKey).join("|")}`;
+function edgeIdentity(plan: EdgePlan): string {
+  let a = `${plan.fromTable.ordinal}:${valueKey(plan.fromKey as AttrValue)}`;
+  let b = `${plan.toTable.ordinal}:${valueKey(plan.toKey as AttrValue)}`;
+  if (!plan.table.directed && b < a) [a, b] = [b, a];
+  return `${a}|${b}|${plan.discriminator.map(valueKey).join("|")}`;
 }
 
 function applyVertex(plan: VertexPlan, vertices: BatchVertices): void {
@@ -257,12 +257,12 @@ function applyVertex(plan: VertexPlan, vertices: BatchVertices): void {
 }
 
 function applyEdge(plan: EdgePlan, vertices: BatchVertices): void {
-  const { table, from, to } = plan;
-  const fromLocal = from.local >= 0 ? from.local : vertices.slotFor(from.table, from.key, () => keyValues(from.table, from.raw, from.key));
-  const toLocal = to.local >= 0 ? to.local : vertices.slotFor(to.table, to.key, () => keyValues(to.table, to.raw, to.key));
-  const fromVid = from.table.vidOf(fromLocal);
-  const toVid = to.table.vidOf(toLocal);
-  const found = findEdge(table, from.table, fromLocal, toVid, plan.discriminator);
+  const { table, fromTable, toTable } = plan;
+  const fromLocal = plan.fromLocal >= 0 ? plan.fromLocal : vertices.slotFor(fromTable, plan.fromKey, () => keyValues(fromTable, plan.fromRaw, plan.fromKey));
+  const toLocal = plan.toLocal >= 0 ? plan.toLocal : vertices.slotFor(toTable, plan.toKey, () => keyValues(toTable, plan.toRaw, plan.toKey));
+  const fromVid = fromTable.vidOf(fromLocal);
+  const toVid = toTable.vidOf(toLocal);
+  const found = findEdge(table, fromTable, fromLocal, toVid, plan.discriminator);
   if (found !== -2) {
     for (const w of plan.writes) {
       if (w.op === "~") continue;
@@ -274,7 +274,7 @@ function applyEdge(plan: EdgePlan, vertices: BatchVertices): void {
   const eid = table.newEid();
   plan.discriminator.forEach((value, i) => table.writeAttribute(table.discriminator[i], eid, value));
   for (const w of plan.writes) table.writeAttribute(w.column, eid, w.value);
-  table.link(from.table.ordinal, fromLocal, fromVid, to.table.ordinal, toLocal, toVid, eid);
+  table.link(fromTable.ordinal, fromLocal, fromVid, toTable.ordinal, toLocal, toVid, eid);
 }
 
 function combine(w: PlannedWrite, stored: AttrValue): AttrValue {
@@ -307,7 +307,7 @@ function estimateBytes(state: StoreState, vertices: VertexPlan[], edges: EdgePla
     if (v.writes.length > 0) bytes += writesBytes(v.writes);
   }
   for (const e of edges) {
-    if (!(last instanceof EdgePlan) || last.table !== e.table || last.from.table !== e.from.table || last.to.table !== e.to.table) touched.add(e.table).add(e.from.table).add(e.to.table);
+    if (!(last instanceof EdgePlan) || last.table !== e.table || last.fromTable !== e.fromTable || last.toTable !== e.toTable) touched.add(e.table).add(e.fromTable).add(e.toTable);
     last = e;
     if (e.writes.length > 0) bytes += writesBytes(e.writes);
   }

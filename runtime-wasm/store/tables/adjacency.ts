@@ -1,9 +1,10 @@
-// The edge lists of one (edge type, direction, vertex type): per local slot, a list address and
-// a degree (layout.ts, AdjacencyHeader). Lists live in chunks. New entries go to a list's spare
-// capacity or move the list to fresh chunk space with room to grow: the delta. Entries a pinned
-// version can see are never changed: appends write beyond every pinned degree, and a removal
-// from a list in a chunk a pinned version may read copies the list. `compact` folds all lists
-// into one fresh contiguous chunk in slot order (a CSR) and releases the old chunks.
+// The edge lists of one (edge type, direction, vertex type): per local slot a head
+// [list address, degree] (layout.ts, AdjacencyHeader). Lists live in chunks. New entries go to
+// a list's spare capacity or move the list to fresh chunk space with room to grow: the delta.
+// Entries a pinned version can see are never changed: appends write beyond every pinned
+// degree, and a removal from a list in a chunk a pinned version may read copies the list.
+// `compact` folds all lists into one fresh contiguous chunk in slot order (a CSR) and
+// releases the old chunks.
 import type { Region, Space } from "../memory/space.js";
 import { EdgeKeyIndex } from "./edge-index.js";
 
@@ -21,15 +22,19 @@ const MAX_CHUNK = 4 * 1024 * 1024;
 const OWN_CHUNK = 64 * 1024;
 /** Lists longer than this are found through the key index rather than scanned. */
 export const SCAN_LIMIT = 96;
+/** Host metadata per slot: [capacity, chunk id | INDEXED]; chunk id NO_CHUNK when the slot has no list. */
+const NO_CHUNK = 0x3fffffff;
+const CHUNK_MASK = 0x3fffffff;
+const INDEXED = 0x40000000;
 
 export class Adjacency {
   readonly entryWords: 1 | 2;
-  /** Slots covered by `lists` and `degrees`. */
+  /** Slots covered by `heads`. */
   slots = 0;
-  lists: Region | null = null;
-  degrees: Region | null = null;
-  private listCap = new Uint32Array(0);
-  private listChunk = new Int32Array(0);
+  /** u32 pairs [list address, degree] per slot. */
+  heads: Region | null = null;
+  /** Writer-only metadata per slot (see NO_CHUNK); kept next to each other so one access finds both. */
+  private meta = new Int32Array(0);
   private chunks: (Chunk | null)[] = [];
   private freeChunkIds: number[] = [];
   private current = -1;
@@ -52,43 +57,40 @@ export class Adjacency {
   }
 
   degree(local: number): number {
-    return local < this.slots ? this.space.arena.u32[(this.degrees!.addr >>> 2) + local] : 0;
+    return local < this.slots ? this.space.arena.u32[(this.heads!.addr >>> 2) + local * 2 + 1] : 0;
   }
 
   /** Address of the list of `local` (0 when it has none). */
   listAddress(local: number): number {
-    return local < this.slots ? this.space.arena.u32[(this.lists!.addr >>> 2) + local] : 0;
+    return local < this.slots ? this.space.arena.u32[(this.heads!.addr >>> 2) + local * 2] : 0;
   }
 
   ensureSlots(count: number): void {
     if (count <= this.slots) return;
     const next = Math.max(count, this.slots * 2, 64);
-    this.lists = this.space.resize(this.lists, next * 4, this.slots * 4);
-    this.degrees = this.space.resize(this.degrees, next * 4, this.slots * 4);
-    const cap = new Uint32Array(next);
-    cap.set(this.listCap);
-    this.listCap = cap;
-    const chunk = new Int32Array(next).fill(-1);
-    chunk.set(this.listChunk);
-    this.listChunk = chunk;
+    this.heads = this.space.resize(this.heads, next * 8, this.slots * 8);
+    const meta = new Int32Array(next * 2);
+    meta.set(this.meta);
+    for (let i = this.slots; i < next; i++) meta[i * 2 + 1] = NO_CHUNK;
+    this.meta = meta;
     this.slots = next;
     this.dirty = true;
   }
 
   append(local: number, target: number, eid: number): void {
-    this.ensureSlots(local + 1);
+    if (local >= this.slots) this.ensureSlots(local + 1);
+    const head = (this.heads!.addr >>> 2) + local * 2;
+    const deg = this.space.arena.u32[head + 1];
+    if (deg === this.meta[local * 2]) this.relocate(local, deg, deg < 4 ? deg + 2 : deg * 2);
+    this.heads = this.space.writable(this.heads!);
     const u32 = this.space.arena.u32;
-    const degreeAt = (this.degrees!.addr >>> 2) + local;
-    const deg = u32[degreeAt];
-    if (deg === this.listCap[local]) this.relocate(local, deg, Math.max(2, deg * 2));
-    const arena = this.space.arena;
-    const at = (arena.u32[(this.lists!.addr >>> 2) + local] >>> 2) + deg * this.entryWords;
-    arena.u32[at] = target;
-    if (this.entryWords === 2) arena.u32[at + 1] = eid;
-    this.degrees = this.space.writable(this.degrees!);
-    arena.u32[(this.degrees.addr >>> 2) + local] = deg + 1;
+    const h = (this.heads.addr >>> 2) + local * 2;
+    const at = (u32[h] >>> 2) + deg * this.entryWords;
+    u32[at] = target;
+    if (this.entryWords === 2) u32[at + 1] = eid;
+    u32[h + 1] = deg + 1;
     this.entryCount++;
-    if (this.index?.isIndexed(local)) this.index.add(local, target, eid);
+    if ((this.meta[local * 2 + 1] & INDEXED) !== 0) this.index!.add(local, target, eid);
     this.dirty = true;
   }
 
@@ -97,20 +99,17 @@ export class Adjacency {
    * when `accept` is null); returns its eid (-1 for a type without eids) or -2 when there is none.
    */
   find(local: number, target: number, accept: ((eid: number) => boolean) | null): number {
-    const deg = this.degree(local);
+    if (local >= this.slots) return -2;
+    const u32 = this.space.arena.u32;
+    const head = (this.heads!.addr >>> 2) + local * 2;
+    const deg = u32[head + 1];
     if (deg === 0) return -2;
     if (deg > SCAN_LIMIT && this.index) {
-      if (!this.index.isIndexed(local)) this.indexList(local);
+      if ((this.meta[local * 2 + 1] & INDEXED) === 0) this.indexList(local);
       return this.index.find(local, target, accept);
     }
-    return this.scanFor(local, target, accept);
-  }
-
-  private scanFor(local: number, target: number, accept: ((eid: number) => boolean) | null): number {
-    const u32 = this.space.arena.u32;
-    const deg = this.degree(local);
     const words = this.entryWords;
-    const start = this.listAddress(local) >>> 2;
+    const start = u32[head] >>> 2;
     const end = start + deg * words;
     for (let at = start; at < end; at += words) {
       if (u32[at] !== target) continue;
@@ -128,6 +127,7 @@ export class Adjacency {
     const words = this.entryWords;
     const from = this.listAddress(local) >>> 2;
     const marks = this.marks(deg);
+    const indexed = (this.meta[local * 2 + 1] & INDEXED) !== 0;
     let removed = 0;
     for (let i = 0; i < deg; i++) {
       const at = from + i * words;
@@ -136,14 +136,14 @@ export class Adjacency {
       marks[i] = drop(target, eid) ? 1 : 0;
       if (marks[i] === 0) continue;
       removed++;
-      if (this.index?.isIndexed(local)) this.index.remove(local, target, eid);
+      if (indexed) this.index!.remove(local, target, eid);
     }
     if (removed === 0) return 0;
     const kept = deg - removed;
     if (kept === 0) this.dropList(local);
     else {
       // A list a pinned version may read is copied without the removed entries; else shifted in place.
-      const frozen = this.space.frozen(this.chunks[this.listChunk[local]]!.region);
+      const frozen = this.space.frozen(this.chunks[this.meta[local * 2 + 1] & CHUNK_MASK]!.region);
       const to = frozen ? this.copyOut(local, kept) : from;
       let n = 0;
       for (let i = 0; i < deg; i++) if (marks[i] === 0) this.copyEntry(from + i * words, to + n++ * words);
@@ -158,9 +158,9 @@ export class Adjacency {
   clear(local: number): number {
     const deg = this.degree(local);
     if (deg === 0 && this.listAddress(local) === 0) return 0;
-    if (this.index?.isIndexed(local)) {
+    if ((this.meta[local * 2 + 1] & INDEXED) !== 0) {
       this.forEach(local, (target, eid) => this.index!.remove(local, target, eid));
-      this.index.unmark(local);
+      this.meta[local * 2 + 1] &= ~INDEXED;
     }
     this.setDegree(local, 0);
     this.entryCount -= deg;
@@ -187,27 +187,27 @@ export class Adjacency {
     const before = this.chunkBytes;
     const total = Math.max(8, this.entryCount * this.entryBytes);
     const target = this.space.allocate(total, false);
+    this.heads = this.space.writable(this.heads!);
     const arena = this.space.arena;
-    const u8 = arena.u8;
-    this.lists = this.space.writable(this.lists!);
-    const listsBase = this.lists.addr >>> 2;
-    const degreesBase = this.degrees!.addr >>> 2;
+    const u32 = arena.u32;
+    const heads = this.heads.addr >>> 2;
+    const meta = this.meta;
     let p = target.addr;
     for (let local = 0; local < this.slots; local++) {
-      const deg = arena.u32[degreesBase + local];
+      const deg = u32[heads + local * 2 + 1];
       if (deg === 0) {
-        arena.u32[listsBase + local] = 0;
-        this.listCap[local] = 0;
-        this.listChunk[local] = -1;
+        u32[heads + local * 2] = 0;
+        meta[local * 2] = 0;
+        meta[local * 2 + 1] = NO_CHUNK | (meta[local * 2 + 1] & INDEXED);
         continue;
       }
-      const from = arena.u32[listsBase + local];
+      const from = u32[heads + local * 2];
       const bytes = deg * this.entryBytes;
-      if (bytes <= 32) for (let i = 0; i < bytes; i += 4) arena.u32[(p + i) >>> 2] = arena.u32[(from + i) >>> 2];
-      else u8.copyWithin(p, from, from + bytes);
-      arena.u32[listsBase + local] = p;
-      this.listCap[local] = deg;
-      this.listChunk[local] = 0;
+      if (bytes <= 32) for (let i = 0; i < bytes; i += 4) u32[(p + i) >>> 2] = u32[(from + i) >>> 2];
+      else arena.u8.copyWithin(p, from, from + bytes);
+      u32[heads + local * 2] = p;
+      meta[local * 2] = deg;
+      meta[local * 2 + 1] = 0 | (meta[local * 2 + 1] & INDEXED);
       p += bytes;
     }
     for (const chunk of this.chunks) if (chunk) this.space.release(chunk.region);
@@ -223,9 +223,10 @@ export class Adjacency {
   /** Release everything (the edge type or the vertex type is dropped, or all its vertices deleted). */
   dispose(): void {
     for (const chunk of this.chunks) if (chunk) this.space.release(chunk.region);
-    for (const r of [this.lists, this.degrees, this.header]) this.space.release(r);
+    for (const r of [this.heads, this.header]) this.space.release(r);
     this.chunks = [];
-    this.lists = this.degrees = this.header = null;
+    this.heads = this.header = null;
+    this.meta = new Int32Array(0);
     this.slots = 0;
     this.entryCount = 0;
     this.index?.clear();
@@ -235,19 +236,19 @@ export class Adjacency {
   restore(degrees: Uint32Array, entries: Uint8Array): void {
     this.ensureSlots(degrees.length);
     const arena = this.space.arena;
-    arena.u32.set(degrees, this.degrees!.addr >>> 2);
     const total = Math.max(8, entries.length);
     const region = this.space.allocate(total, false);
     arena.u8.set(entries, region.addr);
-    const listsBase = this.lists!.addr >>> 2;
+    const heads = this.heads!.addr >>> 2;
     let p = region.addr;
     let count = 0;
     for (let local = 0; local < degrees.length; local++) {
       const deg = degrees[local];
       if (deg === 0) continue;
-      arena.u32[listsBase + local] = p;
-      this.listCap[local] = deg;
-      this.listChunk[local] = 0;
+      arena.u32[heads + local * 2] = p;
+      arena.u32[heads + local * 2 + 1] = deg;
+      this.meta[local * 2] = deg;
+      this.meta[local * 2 + 1] = 0;
       p += deg * this.entryBytes;
       count += deg;
     }
@@ -259,13 +260,13 @@ export class Adjacency {
 
   private indexList(local: number): void {
     const index = this.index!;
-    index.markIndexed(local);
+    this.meta[local * 2 + 1] |= INDEXED;
     this.forEach(local, (target, eid) => index.add(local, target, eid));
   }
 
   private setDegree(local: number, deg: number): void {
-    this.degrees = this.space.writable(this.degrees!);
-    this.space.arena.u32[(this.degrees.addr >>> 2) + local] = deg;
+    this.heads = this.space.writable(this.heads!);
+    this.space.arena.u32[(this.heads.addr >>> 2) + local * 2 + 1] = deg;
   }
 
   private copyEntry(fromWord: number, toWord: number): void {
@@ -280,8 +281,8 @@ export class Adjacency {
    * released to the Space, which frees it when no pinned version needs it).
    */
   private copyOut(local: number, capacity: number): number {
-    const oldChunk = this.listChunk[local];
-    const oldBytes = this.listCap[local] * this.entryBytes;
+    const oldChunk = this.meta[local * 2 + 1] & CHUNK_MASK;
+    const oldBytes = this.meta[local * 2] * this.entryBytes;
     const { addr, chunk } = this.allocList(capacity);
     this.setList(local, addr, capacity, chunk);
     this.freeSpace(oldChunk, oldBytes);
@@ -300,21 +301,21 @@ export class Adjacency {
     const { addr, chunk } = this.allocList(capacity);
     const old = this.listAddress(local);
     if (deg > 0) this.space.arena.u8.copyWithin(addr, old, old + deg * this.entryBytes);
-    if (old !== 0) this.freeSpace(this.listChunk[local], this.listCap[local] * this.entryBytes);
+    if (old !== 0) this.freeSpace(this.meta[local * 2 + 1] & CHUNK_MASK, this.meta[local * 2] * this.entryBytes);
     this.setList(local, addr, capacity, chunk);
   }
 
   private setList(local: number, addr: number, capacity: number, chunk: number): void {
-    this.lists = this.space.writable(this.lists!);
-    this.space.arena.u32[(this.lists.addr >>> 2) + local] = addr;
-    this.listCap[local] = capacity;
-    this.listChunk[local] = chunk;
+    this.heads = this.space.writable(this.heads!);
+    this.space.arena.u32[(this.heads.addr >>> 2) + local * 2] = addr;
+    this.meta[local * 2] = capacity;
+    this.meta[local * 2 + 1] = chunk | (this.meta[local * 2 + 1] & INDEXED);
   }
 
   private dropList(local: number): void {
     if (this.listAddress(local) === 0) return;
-    this.freeSpace(this.listChunk[local], this.listCap[local] * this.entryBytes);
-    this.setList(local, 0, 0, -1);
+    this.freeSpace(this.meta[local * 2 + 1] & CHUNK_MASK, this.meta[local * 2] * this.entryBytes);
+    this.setList(local, 0, 0, NO_CHUNK);
   }
 
   private allocList(capacity: number): { addr: number; chunk: number } {

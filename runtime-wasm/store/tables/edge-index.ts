@@ -1,6 +1,7 @@
 // Writer-side index of long edge lists: (local slot, target vid) → eid, so that finding an
 // existing edge (upserts update instead of duplicating) stays O(1) for hub vertices where a
-// scan of the list would be O(degree). Host memory only; rebuilt lazily after a load.
+// scan of the list would be O(degree). Host memory only; the adjacency marks which lists it
+// holds and fills it lazily (also after a load).
 import { hashIdHalves } from "../layout.js";
 
 const EMPTY = -1;
@@ -12,22 +13,6 @@ export class EdgeKeyIndex {
   private eids = new Int32Array(0);
   private used = 0;
   private live = 0;
-  /** Slots whose list is in the index. */
-  indexed = new Uint8Array(0);
-
-  isIndexed(local: number): boolean {
-    return local < this.indexed.length && this.indexed[local] === 1;
-  }
-
-  markIndexed(local: number): void {
-    if (local >= this.indexed.length) {
-      const next = new Uint8Array(Math.max(64, local * 2));
-      next.set(this.indexed);
-      this.indexed = next;
-    }
-    this.indexed[local] = 1;
-  }
-
   add(local: number, target: number, eid: number): void {
     target |= 0;
     if ((this.used + 1) * 2 > this.sources.length) this.resize();
@@ -72,16 +57,10 @@ export class EdgeKeyIndex {
     }
   }
 
-  /** Forget one slot's list (its vertex was deleted); the caller removes the entries first. */
-  unmark(local: number): void {
-    if (local < this.indexed.length) this.indexed[local] = 0;
-  }
-
   clear(): void {
     this.sources = new Int32Array(0);
     this.targets = new Int32Array(0);
     this.eids = new Int32Array(0);
-    this.indexed = new Uint8Array(0);
     this.used = this.live = 0;
   }
 

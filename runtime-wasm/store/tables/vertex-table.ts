@@ -20,8 +20,6 @@ export interface VertexRestore {
   blocks: number[];
   alive: Uint8Array;
   ids: Uint8Array;
-  hash: Uint8Array;
-  hashCapacity: number;
   retired: Uint8Array;
   retiredCount: number;
   columns: { manifest: { name: string; ordinal: number; kind: ColumnKind }; def: { name: string } | undefined; data?: Uint8Array }[];
@@ -125,12 +123,8 @@ export class VertexTable {
     this.blocks.push(...data.blocks);
     this.blocksRegion = space.allocate(Math.max(8, this.blocks.length) * 4);
     arena.u32.set(this.blocks, this.blocksRegion.addr >>> 2);
-    this.hash = space.allocate(Math.max(MIN_HASH, data.hashCapacity) * 4, false);
-    arena.u32.fill(EMPTY_ENTRY, this.hash.addr >>> 2, (this.hash.addr >>> 2) + Math.max(MIN_HASH, data.hashCapacity));
-    arena.u8.set(data.hash, this.hash.addr);
-    this.hashCapacity = Math.max(MIN_HASH, data.hashCapacity);
-    this.hashUsed = 0;
-    for (let i = 0; i < this.hashCapacity; i++) if (arena.u32[(this.hash.addr >>> 2) + i] !== EMPTY_ENTRY) this.hashUsed++;
+    this.hash = null;
+    this.rehash();
     this.retiredCapacity = Math.max(16, data.retiredCount);
     this.retired = space.allocate(this.retiredCapacity * this.idBytes);
     arena.u8.set(data.retired, this.retired.addr);
@@ -153,7 +147,7 @@ export class VertexTable {
   /** Local slot of the live vertex with this id, or -1. */
   find(key: IdKey): number {
     if (this.liveCount === 0) return -1;
-    return probeId(this.ctx.arena, this.ctx.heap, this.hash!.addr, this.hashCapacity, this.idColumn!.addr, key);
+    return probeId(this.ctx.arena, this.ctx.heap, this.hash!.addr, this.hashCapacity, key);
   }
 
   /** Create a vertex with default attributes; returns its local slot. `keyValues` fill key attributes. */
@@ -166,7 +160,7 @@ export class VertexTable {
       this.slotCount++;
     }
     // Make room in the id hash first: a rehash re-inserts every live slot, and this one is not live yet.
-    if ((this.hashUsed + 1) * 2 > this.hashCapacity) this.rehash();
+    if ((this.hashUsed + 1) * 5 > this.hashCapacity * 3) this.rehash();
     const { space, arena } = this.ctx;
     this.alive = space.writable(this.alive!);
     arena.u8[this.alive.addr + (local >>> 3)] |= 1 << (local & 7);
@@ -180,7 +174,7 @@ export class VertexTable {
     }
     if (keyValues) this.keyColumns.forEach((c, i) => this.writeAttribute(c, local, keyValues[i]));
     this.liveCount++;
-    this.hashInsert(local, key);
+    this.hashInsert(local);
     this.dirty = true;
     return local;
   }
@@ -315,17 +309,39 @@ export class VertexTable {
     for (let local = 0; local < this.slotCount; local++) writeCell(this.ctx, column.kind, column.region.addr, local, column.def.type, value);
   }
 
-  /** Insert a slot the hash does not hold yet; the caller made room (see create). */
-  private hashInsert(local: number, key: IdKey): void {
+  /** Insert a slot the hash does not hold yet (its id is already in the id column); the caller made room (see create). */
+  private hashInsert(local: number): void {
     this.hash = this.ctx.space.writable(this.hash!);
-    const u32 = this.ctx.arena.u32;
-    const base = this.hash.addr >>> 2;
+    this.placeEntry(local);
+  }
+
+  /** Write the hash entry of a live slot into the first free place of its probe sequence. */
+  private placeEntry(local: number): void {
+    const { arena } = this.ctx;
+    const u32 = arena.u32;
+    const base = this.hash!.addr >>> 2;
     const mask = this.hashCapacity - 1;
-    for (let h = this.hashOf(key) & mask; ; h = (h + 1) & mask) {
-      const e = u32[base + h];
+    const id = this.idColumn!.addr >>> 2;
+    let a: number;
+    let b: number;
+    let hash: number;
+    if (this.idBytes === 4) {
+      const record = u32[id + local];
+      a = hash = record === 0 ? hashIdBytes(arena.u8, 0, 0) : hashIdBytes(arena.u8, record + 4, record + 4 + u32[record >>> 2]);
+      b = record;
+    } else {
+      a = u32[id + local * 2];
+      b = u32[id + local * 2 + 1];
+      hash = hashIdHalves(a | 0, b | 0);
+    }
+    for (let h = hash & mask; ; h = (h + 1) & mask) {
+      const at = base + h * 3;
+      const e = u32[at];
       if (e === EMPTY_ENTRY || e === DELETED_ENTRY) {
         if (e === EMPTY_ENTRY) this.hashUsed++;
-        u32[base + h] = local;
+        u32[at] = local;
+        u32[at + 1] = a;
+        u32[at + 2] = b;
         return;
       }
     }
@@ -337,10 +353,10 @@ export class VertexTable {
     const base = this.hash.addr >>> 2;
     const mask = this.hashCapacity - 1;
     for (let h = this.hashOf(key) & mask; ; h = (h + 1) & mask) {
-      const e = u32[base + h];
+      const e = u32[base + h * 3];
       if (e === EMPTY_ENTRY) return;
       if (e === local) {
-        u32[base + h] = DELETED_ENTRY;
+        u32[base + h * 3] = DELETED_ENTRY;
         return;
       }
     }
@@ -357,8 +373,8 @@ export class VertexTable {
   private hashReset(capacity: number): void {
     const { space, arena } = this.ctx;
     space.release(this.hash);
-    this.hash = space.allocate(capacity * 4, false);
-    arena.u32.fill(EMPTY_ENTRY, this.hash.addr >>> 2, (this.hash.addr >>> 2) + capacity);
+    this.hash = space.allocate(capacity * 12, false);
+    arena.u32.fill(EMPTY_ENTRY, this.hash.addr >>> 2, (this.hash.addr >>> 2) + capacity * 3);
     this.hashCapacity = capacity;
     this.hashUsed = 0;
   }
@@ -366,20 +382,8 @@ export class VertexTable {
   /** Rebuild the hash at a size fitting the live vertices (drops tombstones). */
   rehash(): void {
     let capacity = MIN_HASH;
-    while (capacity < (this.liveCount + 1) * 4) capacity *= 2;
+    while (capacity < (this.liveCount + 1) * 2) capacity *= 2;
     this.hashReset(capacity);
-    const u32 = this.ctx.arena.u32;
-    const base = this.hash!.addr >>> 2;
-    const mask = capacity - 1;
-    for (let local = 0; local < this.slotCount; local++) {
-      if (!this.isAlive(local)) continue;
-      for (let h = this.hashOf(this.keyAt(local)) & mask; ; h = (h + 1) & mask) {
-        if (u32[base + h] === EMPTY_ENTRY) {
-          u32[base + h] = local;
-          break;
-        }
-      }
-      this.hashUsed++;
-    }
+    for (let local = 0; local < this.slotCount; local++) if (this.isAlive(local)) this.placeEntry(local);
   }
 }

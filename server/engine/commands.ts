@@ -1,0 +1,106 @@
+// The commands that change the database. Every state change goes through Engine.apply with
+// one of these: plain data, deterministic to apply given the state before it, so a
+// write-ahead log can record them before acknowledging and replay them on restart
+// (command-codec.ts gives their exact text form, 64-bit integers included).
+import type { DatabaseSchema } from "../../runtime-wasm/schema/types.js";
+import type { JsonValue } from "../http/json-body.js";
+import type { FilterCondition, SortKey } from "./read-spec.js";
+
+export type OutputApi = "v1" | "v2";
+
+/** Replaces the whole schema (programmatic schema definition; the DDL front end plugs in here). */
+export interface DefineSchemaCommand {
+  kind: "define-schema";
+  schema: DatabaseSchema;
+}
+
+/** SET json_api: the output API of query and built-in results, permanent once set. */
+export interface SetOutputApiCommand {
+  kind: "set-output-api";
+  api: OutputApi;
+}
+
+/** One attribute of an upsert item: the value as sent and the operator name or symbol. */
+export interface UpsertAttribute {
+  name: string;
+  value: JsonValue;
+  op: string;
+}
+
+export interface UpsertVertex {
+  type: string;
+  id: string;
+  attributes: UpsertAttribute[];
+}
+
+export interface UpsertEdge {
+  sourceType: string;
+  sourceId: string;
+  edgeType: string;
+  targetType: string;
+  targetId: string;
+  attributes: UpsertAttribute[];
+}
+
+export interface UpsertFlags {
+  newVertexOnly: boolean;
+  updateVertexOnly: boolean;
+  vertexMustExist: boolean;
+  sourceVertexMustExist: boolean;
+  targetVertexMustExist: boolean;
+}
+
+/** POST /graph/{g}: items in body order (duplicate JSON keys give several items). */
+export interface UpsertCommand {
+  kind: "upsert";
+  graph: string;
+  vertices: UpsertVertex[];
+  edges: UpsertEdge[];
+  flags: UpsertFlags;
+}
+
+export interface DeleteVerticesCommand {
+  kind: "delete-vertices";
+  graph: string;
+  vertexType: string;
+  /** One vertex by primary id, or every vertex of the type that passes the filter. */
+  id?: string;
+  filter: FilterCondition[];
+  sort: SortKey[];
+  limit?: number;
+  permanent: boolean;
+}
+
+export interface DeleteVerticesByTypeCommand {
+  kind: "delete-vertices-by-type";
+  graph: string;
+  vertexType: string;
+  permanent: boolean;
+}
+
+/** The edges an edge path names: from one source vertex, optionally narrowed step by step. */
+export interface EdgeSelection {
+  sourceType: string;
+  sourceId: string;
+  /** undefined: every edge type (the `_` wildcard or an omitted segment). */
+  edgeType?: string;
+  targetType?: string;
+  targetId?: string;
+}
+
+export interface DeleteEdgesCommand {
+  kind: "delete-edges";
+  graph: string;
+  selection: EdgeSelection;
+  filter: FilterCondition[];
+  sort: SortKey[];
+  limit?: number;
+}
+
+export type EngineCommand =
+  | DefineSchemaCommand
+  | SetOutputApiCommand
+  | UpsertCommand
+  | DeleteVerticesCommand
+  | DeleteVerticesByTypeCommand
+  | DeleteEdgesCommand;

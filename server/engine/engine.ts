@@ -1,0 +1,178 @@
+// The in-process database the REST routes call: the schema (every graph and its types),
+// the graph store, the output API setting. Reads are plain methods; every change goes
+// through apply(command) with a serialisable command (commands.ts), so a write-ahead log can
+// record exactly what was applied and replay it on restart.
+import { emptySchema, type DatabaseSchema } from "../../runtime-wasm/schema/types.js";
+import { graphView, type GraphView } from "../../runtime-wasm/schema/lookup.js";
+import { createStore, isStoreError, type CreateStore, type GraphStore, type Snapshot, type StoreOptions } from "../../runtime-wasm/store/index.js";
+import type { JsonOut } from "../../runtime-wasm/values/index.js";
+import type { EngineCommand, OutputApi } from "./commands.js";
+import { Deadline } from "./deadline.js";
+import { applyDeleteEdges, applyDeleteVertices, applyDeleteVerticesByType } from "./delete-apply.js";
+import { EngineError, graphNotFound, invalidRequest } from "./engine-error.js";
+import { applyUpsert, type UpsertOutcome } from "./upsert-apply.js";
+import { EDITION } from "../version.js";
+
+export interface EngineOptions {
+  outputApi?: OutputApi;
+  /** Timeout of reads and deletes whose `timeout` parameter is 0, in milliseconds. */
+  defaultTimeoutMs?: number;
+  /** Clock in milliseconds, for timeouts (tests pass their own). */
+  now?: () => number;
+  /**
+   * Called with every command that applied successfully, before its request is answered
+   * (a write-ahead log records here; replaying the same commands in order rebuilds the state).
+   */
+  onApplied?: (command: EngineCommand) => void;
+  /** The graph store factory (default: runtime-wasm/store's createStore) and its options. */
+  createStore?: CreateStore;
+  storeOptions?: StoreOptions;
+}
+
+/** What apply returns per command kind. */
+export interface CommandResults {
+  "define-schema": void;
+  "set-output-api": void;
+  upsert: UpsertOutcome;
+  "delete-vertices": JsonOut;
+  "delete-vertices-by-type": JsonOut;
+  "delete-edges": JsonOut;
+}
+
+export interface ApplyOptions {
+  /** Time limit of the selection part of deletes; absent when replaying a log. */
+  deadline?: Deadline;
+}
+
+export interface ApiVersion {
+  edition: string;
+  api: OutputApi;
+  schema: number;
+}
+
+/** A graph as a request sees it: its name and its view of the schema. */
+export interface GraphHandle {
+  name: string;
+  view: GraphView;
+}
+
+export const DEFAULT_TIMEOUT_MS = 16_000;
+
+export class Engine {
+  private schemaState: DatabaseSchema = emptySchema();
+  private outputApiState: OutputApi;
+  private readonly graphs = new Map<string, GraphHandle>();
+  private storeState: GraphStore | undefined;
+  readonly defaultTimeoutMs: number;
+  readonly now: () => number;
+
+  constructor(private readonly options: EngineOptions = {}) {
+    this.outputApiState = options.outputApi ?? "v2";
+    this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The store holding every type's data (created with the first schema). */
+  get store(): GraphStore {
+    if (!this.storeState) this.storeState = this.makeStore(this.schemaState);
+    return this.storeState;
+  }
+
+  get schema(): DatabaseSchema {
+    return this.schemaState;
+  }
+
+  get outputApi(): OutputApi {
+    return this.outputApiState;
+  }
+
+  graphNames(): string[] {
+    return this.schemaState.graphs.map((g) => g.name);
+  }
+
+  /**
+   * The graph a request addresses. With the graph segment omitted, a single-graph
+   * deployment means its one graph; with several graphs the name is required.
+   */
+  resolveGraph(name: string | undefined): GraphHandle {
+    if (name !== undefined) {
+      const g = this.graphs.get(name);
+      if (!g) throw graphNotFound(`Graph '${name}' does not exist.`);
+      return g;
+    }
+    const names = this.graphNames();
+    if (names.length === 1) return this.graphs.get(names[0]!)!;
+    if (names.length === 0) throw graphNotFound("No graph exists yet: create a graph before using the graph endpoints.");
+    throw invalidRequest(
+      `This database has ${names.length} graphs (${names.join(", ")}): the graph name is required in the path, e.g. /graph/{graph_name}/...`,
+    );
+  }
+
+  /** The `version` field of responses about `graph` (absent under output API v1). */
+  apiVersion(graph: GraphHandle | undefined): ApiVersion | undefined {
+    if (this.outputApiState === "v1") return undefined;
+    return { edition: EDITION, api: this.outputApiState, schema: graph?.view.graph.version ?? 0 };
+  }
+
+  /** A deadline for a request's `timeout` seconds (0: the engine's default). */
+  deadline(timeoutSeconds: number | undefined): Deadline {
+    return new Deadline(this.now, timeoutSeconds ? timeoutSeconds * 1000 : this.defaultTimeoutMs);
+  }
+
+  /** Runs a read against one pinned version of the store. */
+  read<T>(read: (snapshot: Snapshot) => T): T {
+    return translateStoreErrors(() => this.store.read(read));
+  }
+
+  /** The one way to change the database. Deterministic given the state before it. */
+  apply<K extends EngineCommand["kind"]>(command: Extract<EngineCommand, { kind: K }>, options?: ApplyOptions): CommandResults[K];
+  apply(command: EngineCommand, options: ApplyOptions = {}): CommandResults[EngineCommand["kind"]] {
+    const deadline = options.deadline ?? Deadline.none();
+    const result = translateStoreErrors(() => this.dispatch(command, deadline));
+    this.options.onApplied?.(command);
+    return result;
+  }
+
+  private dispatch(command: EngineCommand, deadline: Deadline): CommandResults[EngineCommand["kind"]] {
+    switch (command.kind) {
+      case "define-schema":
+        return this.defineSchema(command.schema);
+      case "set-output-api":
+        this.outputApiState = command.api;
+        return undefined;
+      case "upsert":
+        return applyUpsert(this.store, this.resolveGraph(command.graph), command);
+      case "delete-vertices":
+        return applyDeleteVertices(this.store, this.resolveGraph(command.graph), command, deadline);
+      case "delete-vertices-by-type":
+        return applyDeleteVerticesByType(this.store, this.resolveGraph(command.graph), command);
+      case "delete-edges":
+        return applyDeleteEdges(this.store, this.resolveGraph(command.graph), command, deadline);
+    }
+  }
+
+  private makeStore(schema: DatabaseSchema): GraphStore {
+    return (this.options.createStore ?? createStore)(schema, this.options.storeOptions);
+  }
+
+  private defineSchema(schema: DatabaseSchema): void {
+    const next = structuredClone(schema);
+    // The store is created on first use, with the schema of that moment.
+    if (this.storeState) this.storeState.applySchema(next);
+    this.schemaState = next;
+    this.graphs.clear();
+    for (const g of next.graphs) this.graphs.set(g.name, { name: g.name, view: graphView(next, g.name)! });
+  }
+}
+
+/** Store refusals become engine errors (nothing changed when the store refuses). */
+function translateStoreErrors<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    if (!isStoreError(e)) throw e;
+    if (e.code === "OUT_OF_MEMORY") throw new EngineError("out-of-memory", "REST-30000", e.message);
+    const where = e.detail.path && !e.message.includes(e.detail.path) ? ` (at ${e.detail.path})` : "";
+    throw new EngineError("bad-request", "REST-30000", e.message + where);
+  }
+}

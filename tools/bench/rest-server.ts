@@ -1,0 +1,76 @@
+// The server side of the REST bench, run as its own process (forked by rest.ts): a REST
+// server on an ephemeral port with the bench schema. It reports its port over IPC and
+// answers "memory" requests with the store's memory statistics.
+import { startServer } from "../../server/serve.js";
+import { Engine } from "../../server/engine/engine.js";
+import type { DatabaseSchema } from "../../runtime-wasm/schema/types.js";
+import { createStore, type EdgeUpsert } from "../../runtime-wasm/store/index.js";
+
+/** Person(id STRING, age INT, score DOUBLE); follows Person→Person without attributes; rated Person→Person with a weight. */
+export const BENCH_SCHEMA: DatabaseSchema = {
+  tuples: [],
+  vertexTypes: [
+    {
+      key: "Person",
+      name: "Person",
+      primaryId: { name: "id", type: "STRING" },
+      primaryIdAsAttribute: false,
+      attributes: [
+        { name: "age", type: { kind: "scalar", name: "INT" } },
+        { name: "score", type: { kind: "scalar", name: "DOUBLE" } },
+      ],
+      stats: "OUTDEGREE_BY_EDGETYPE",
+    },
+  ],
+  edgeTypes: [
+    { key: "follows", name: "follows", directed: true, pairs: [{ from: "Person", to: "Person" }], discriminator: [], attributes: [] },
+    { key: "rated", name: "rated", directed: true, pairs: [{ from: "Person", to: "Person" }], discriminator: [], attributes: [{ name: "weight", type: { kind: "scalar", name: "DOUBLE" } }] },
+  ],
+  graphs: [{ name: "bench", vertexTypes: ["Person"], edgeTypes: ["follows", "rated"], version: 0 }],
+  globalVersion: 0,
+};
+
+async function main(): Promise<void> {
+  const engine = new Engine({ storeOptions: { initialBytes: 256 * 1024 * 1024 } });
+  engine.apply({ kind: "define-schema", schema: BENCH_SCHEMA });
+  const server = await startServer({ port: 0, engine, limits: { bodyBytes: 512 * 1024 * 1024 } });
+  process.on("message", (msg: unknown) => {
+    if (msg === "memory") process.send!({ memory: engine.store.memoryStats() });
+    const raw = msg as { rawStore?: { vertices: number; edges: number } };
+    if (raw.rawStore) process.send!({ rawStore: rawStoreRates(raw.rawStore.vertices, raw.rawStore.edges) });
+    if (msg === "stop") void server.close().then(() => process.exit(0));
+  });
+  process.send!({ port: server.restPort });
+}
+
+/**
+ * The peer of the REST upsert numbers: the same vertices and edges given to a fresh store
+ * directly, as batch objects, in batches of the same size (no HTTP, no JSON).
+ */
+function rawStoreRates(vertices: number, edges: number): { verticesPerSecond: number; edgesPerSecond: number } {
+  const store = createStore(BENCH_SCHEMA, { initialBytes: 256 * 1024 * 1024 });
+  let seconds = 0;
+  for (let i = 0; i < vertices; i += 10_000) {
+    const n = Math.min(10_000, vertices - i);
+    const batch = Array.from({ length: n }, (_, k) => ({ type: "Person", id: `p${i + k}`, attributes: [{ name: "age", value: BigInt((i + k) % 90) }, { name: "score", value: (i + k) / 7 }] }));
+    const t0 = performance.now();
+    store.upsert({ vertices: batch });
+    seconds += (performance.now() - t0) / 1000;
+  }
+  const verticesPerSecond = vertices / seconds;
+  seconds = 0;
+  for (let first = 0; first < edges; first += 100_000) {
+    const n = Math.min(100_000, edges - first);
+    const batch: EdgeUpsert[] = [];
+    for (let j = first; j < first + n; j++) {
+      const dst = (Math.imul(j, 2654435761) >>> 0) % vertices;
+      batch.push({ type: "follows", from: { type: "Person", id: `p${Math.floor(j / 10) % vertices}` }, to: { type: "Person", id: `p${dst}` } });
+    }
+    const t0 = performance.now();
+    store.upsert({ edges: batch });
+    seconds += (performance.now() - t0) / 1000;
+  }
+  return { verticesPerSecond, edgesPerSecond: edges / seconds };
+}
+
+if (process.send) void main();

@@ -1,0 +1,213 @@
+// REST bench (not a test): upsert throughput through POST /graph in batches (vertices/s,
+// edges/s), GET vertex-by-id requests/s under concurrent load, and store memory per edge.
+// The server runs in its own process (rest-server.ts); the load comes from this process, or
+// from `wrk` when it is installed. Prints the machine's details with the numbers.
+//   node dist/tools/bench/rest.js [--vertices N] [--edges N] [--seconds S] [--connections C]
+import { fork, execFileSync, type ChildProcess } from "node:child_process";
+import { parseArgs } from "node:util";
+import { fileURLToPath } from "node:url";
+import { Agent, request } from "node:http";
+import type { BenchReport, BenchSuite } from "./run.js";
+import { machineBanner } from "./machine.js";
+
+interface BenchOptions {
+  vertices: number;
+  edges: number;
+  seconds: number;
+  connections: number;
+}
+
+/** The suite `npm run bench` runs: 400k vertices, 4M edges, 5 s of reads at 32 connections. */
+export const suite: BenchSuite = {
+  name: "rest",
+  description: "REST upserts through POST /graph in batches, GET vertex by id under load, memory per edge",
+  run: (report) => runRestBench({ vertices: 400_000, edges: 4_000_000, seconds: 5, connections: 32 }, report),
+};
+
+export async function runRestBench(o: BenchOptions, out: BenchReport = consoleReport()): Promise<void> {
+  const report = (what: string, rate: number, unit: string, seconds: number) => out.line(what, rate, unit, `${seconds.toFixed(2)} s`);
+  const { child, port } = await startServerProcess();
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    const vertexBatch = 10_000;
+    let start = performance.now();
+    for (let i = 0; i < o.vertices; i += vertexBatch) {
+      const n = Math.min(vertexBatch, o.vertices - i);
+      const body = { vertices: { Person: Object.fromEntries(Array.from({ length: n }, (_, k) => [`p${i + k}`, { age: { value: (i + k) % 90 }, score: { value: (i + k) / 7 } }])) } };
+      await post(`${base}/graph/bench`, JSON.stringify(body));
+    }
+    const vertexSeconds = (performance.now() - start) / 1000;
+    report("upsert vertices (2 attributes, batches of 10k)", o.vertices / vertexSeconds, "vertices/s", vertexSeconds);
+
+    start = performance.now();
+    const edgeBatch = 100_000;
+    const fanout = 10;
+    let made = 0;
+    let parseSeconds = 0;
+    for (let i = 0; made < o.edges; i++) {
+      const n = Math.min(edgeBatch, o.edges - made);
+      const text = edgeBatchText(made, n, fanout, o.vertices);
+      const t0 = performance.now();
+      await post(`${base}/graph/bench`, text);
+      parseSeconds += (performance.now() - t0) / 1000;
+      made += n;
+    }
+    const edgeSeconds = (performance.now() - start) / 1000;
+    report("upsert edges without attributes (batches of 100k, 10 per source)", o.edges / edgeSeconds, "edges/s", edgeSeconds);
+    report("upsert edges, counting only the time from request to answer", o.edges / parseSeconds, "edges/s", parseSeconds);
+
+    const memory = await askMemory(child);
+    if (memory) {
+      out.line("store adjacency memory per edge (both directions)", memory.adjacencyBytes / Math.max(1, memory.edgeCount), "bytes", `${memory.edgeCount} edges, ${(memory.memoryBytes / 2 ** 20).toFixed(1)} MiB memory in all`);
+    }
+
+    const weighted = Math.min(o.edges, 200_000);
+    start = performance.now();
+    for (let made2 = 0; made2 < weighted; made2 += 50_000) {
+      await post(`${base}/graph/bench`, edgeBatchText(made2, Math.min(50_000, weighted - made2), fanout, o.vertices, "rated"));
+    }
+    const weightedSeconds = (performance.now() - start) / 1000;
+    report("upsert edges with a DOUBLE attribute (batches of 50k)", weighted / weightedSeconds, "edges/s", weightedSeconds);
+
+    const raw = await ask<{ verticesPerSecond: number; edgesPerSecond: number }>(child, { rawStore: { vertices: o.vertices, edges: o.edges } }, "rawStore");
+    if (raw) {
+      out.ratio("vertex upserts, store called directly vs through REST", o.vertices / vertexSeconds, raw.verticesPerSecond, "direct store");
+      out.ratio("edge upserts, store called directly vs through REST", o.edges / edgeSeconds, raw.edgesPerSecond, "direct store");
+    }
+
+    const reads = await loadGetById(base, o);
+    report(`GET vertex by id, ${o.connections} connections, ${reads.tool}`, reads.perSecond, "requests/s", o.seconds);
+    const echo = await loadGet(base, "/echo", o);
+    report(`GET /echo (the server's floor), ${echo.tool}`, echo.perSecond, "requests/s", o.seconds);
+    out.ratio("GET /echo vs GET vertex by id", reads.perSecond, echo.perSecond, "echo");
+  } finally {
+    child.send("stop");
+  }
+}
+
+function edgeBatchText(first: number, n: number, fanout: number, vertices: number, type = "follows"): string {
+  // Edge j runs from p(j / fanout) to a pseudo-random vertex; each source's edges are grouped as clients send them.
+  const parts: string[] = [];
+  const end = first + n;
+  for (let j = first; j < end; ) {
+    const group = Math.floor(j / fanout);
+    const groupEnd = Math.min(end, (group + 1) * fanout);
+    const targets: string[] = [];
+    for (; j < groupEnd; j++) {
+      const dst = (Math.imul(j, 2654435761) >>> 0) % vertices;
+      targets.push(type === "rated" ? `"p${dst}":{"weight":{"value":${(j % 100) / 8}}}` : `"p${dst}":{}`);
+    }
+    parts.push(`"p${group % vertices}":{"${type}":{"Person":{${targets.join(",")}}}}`);
+  }
+  return `{"edges":{"Person":{${parts.join(",")}}}}`;
+}
+
+async function loadGetById(base: string, o: BenchOptions) {
+  return loadGet(base, "/graph/bench/vertices/Person/p12345", o);
+}
+
+async function loadGet(base: string, path: string, o: BenchOptions): Promise<{ perSecond: number; tool: string }> {
+  if (hasWrk()) {
+    const out = execFileSync("wrk", ["-t1", `-c${o.connections}`, `-d${o.seconds}s`, base + path], { encoding: "utf8" });
+    const m = /Requests\/sec:\s*([\d.]+)/.exec(out);
+    if (m) return { perSecond: Number(m[1]), tool: "wrk -t1" };
+  }
+  const agent = new Agent({ keepAlive: true, maxSockets: o.connections });
+  const deadline = performance.now() + o.seconds * 1000;
+  let done = 0;
+  const worker = async () => {
+    while (performance.now() < deadline) {
+      await get(base + path, agent);
+      done++;
+    }
+  };
+  const start = performance.now();
+  await Promise.all(Array.from({ length: o.connections }, worker));
+  agent.destroy();
+  return { perSecond: done / ((performance.now() - start) / 1000), tool: "Node keep-alive client in the bench process" };
+}
+
+function hasWrk(): boolean {
+  try {
+    execFileSync("wrk", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch (e) {
+    return (e as { status?: number }).status !== undefined && (e as { code?: string }).code !== "ENOENT";
+  }
+}
+
+function get(url: string, agent: Agent): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent }, (res) => {
+      res.resume();
+      res.on("end", () => (res.statusCode === 200 ? resolve() : reject(new Error(`GET ${url}: ${res.statusCode}`))));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+async function post(url: string, body: string): Promise<void> {
+  const r = await fetch(url, { method: "POST", body });
+  const text = await r.text();
+  if (r.status !== 200) throw new Error(`POST ${url}: ${r.status} ${text.slice(0, 300)}`);
+}
+
+function startServerProcess(): Promise<{ child: ChildProcess; port: number }> {
+  const script = fileURLToPath(new URL("./rest-server.js", import.meta.url));
+  const child = fork(script, [], { stdio: "inherit" });
+  return new Promise((resolve, reject) => {
+    child.once("error", reject);
+    child.on("message", (msg: { port?: number }) => {
+      if (msg.port !== undefined) resolve({ child, port: msg.port });
+    });
+  });
+}
+
+function ask<T>(child: ChildProcess, message: unknown, key: string): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    const onMessage = (msg: Record<string, unknown>) => {
+      if (msg[key] !== undefined) {
+        child.off("message", onMessage);
+        resolve(msg[key] as T);
+      }
+    };
+    child.on("message", onMessage);
+    child.send(message as object);
+  });
+}
+
+function askMemory(child: ChildProcess): Promise<{ memoryBytes: number; adjacencyBytes: number; edgeCount: number } | undefined> {
+  return new Promise((resolve) => {
+    const onMessage = (msg: { memory?: { memoryBytes: number; adjacencyBytes: number; edgeCount: number } }) => {
+      if (msg.memory) {
+        child.off("message", onMessage);
+        resolve(msg.memory);
+      }
+    };
+    child.on("message", onMessage);
+    child.send("memory");
+    setTimeout(() => resolve(undefined), 5000).unref();
+  });
+}
+
+function consoleReport(): BenchReport {
+  return {
+    line: (label, value, unit, note) => console.log(`${label}: ${Math.round(value).toLocaleString("en-US")} ${unit}${note ? `  (${note})` : ""}`),
+    ratio: (label, ours, peer, peerName) => console.log(`${label}: ${(peer / ours).toFixed(2)}x vs ${peerName}`),
+    note: (text) => console.log(text),
+  };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const { values } = parseArgs({
+    options: {
+      vertices: { type: "string", default: "400000" },
+      edges: { type: "string", default: "4000000" },
+      seconds: { type: "string", default: "5" },
+      connections: { type: "string", default: "32" },
+    },
+  });
+  console.log(machineBanner());
+  await runRestBench({ vertices: Number(values.vertices), edges: Number(values.edges), seconds: Number(values.seconds), connections: Number(values.connections) });
+}
