@@ -12,6 +12,7 @@ import { registerVertices } from "./routes/vertices.js";
 import { registerEdges } from "./routes/edges.js";
 import { registerUpsert } from "./routes/upsert.js";
 import { registerBuiltins } from "./routes/builtins.js";
+import { registerDdl } from "./routes/ddl.js";
 
 export interface RestAppOptions extends RestServiceOptions {
   log?: (line: string) => void;
@@ -32,6 +33,7 @@ export function createRestApp(options: RestAppOptions = {}): RestApp {
   registerEdges(router, services);
   registerUpsert(router, services);
   registerBuiltins(router, services);
+  registerDdl(router, services);
   app.use(statisticsMiddleware(services.statistics));
   app.use(errorMiddleware(log));
   app.use(router.routes());

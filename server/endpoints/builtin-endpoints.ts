@@ -92,4 +92,16 @@ export const BUILTIN_ENDPOINTS: Readonly<Record<string, EndpointDescriptor>> = {
     },
   },
   "POST /builtins/{graph_name}": { parameters: { graph_name: graphName } },
+  "POST /ddl/{graph_name}": {
+    parameters: {
+      graph_name: graphName,
+      tag: required({ type: "STRING", max_length: 256 }),
+      filename: optional({ type: "STRING", max_length: 4096 }),
+      sep: optional({ type: "STRING", min_length: 1, max_length: 4 }),
+      eol: optional({ type: "STRING", min_length: 1, max_length: 4 }),
+      ack: ack(),
+      timeout: timeout(),
+      concise: flag(),
+    },
+  },
 };

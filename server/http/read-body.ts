@@ -8,6 +8,11 @@ import { RestError } from "./rest-error.js";
 export const DEFAULT_BODY_LIMIT_BYTES = 128 * 1024 * 1024;
 
 export async function readBodyText(ctx: Context, limitBytes: number): Promise<string> {
+  return (await readBodyBytes(ctx, limitBytes)).toString("utf8");
+}
+
+/** The body's bytes as sent (POST /ddl data must not pass through any decoding or parsing). */
+export async function readBodyBytes(ctx: Context, limitBytes: number): Promise<Buffer> {
   const declared = Number(ctx.get("content-length") || "NaN");
   if (declared > limitBytes) throw payloadTooLarge(limitBytes);
   const chunks: Buffer[] = [];
@@ -21,7 +26,7 @@ export async function readBodyText(ctx: Context, limitBytes: number): Promise<st
     }
     chunks.push(chunk);
   }
-  return chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks, total).toString("utf8");
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
 }
 
 function payloadTooLarge(limitBytes: number): RestError {

@@ -1,0 +1,113 @@
+// Bench suite "load": CSV load throughput, ours vs Kuzu (npm package `kuzu`) on the same
+// file in the same run. The file is a seeded R-MAT edge list ("src,dst", 4M edges over 2^20
+// integer ids) generated under tools/bench/data/ at bench time.
+// Ours: RUN-LOADING-JOB path (runLoad from the file, batches into the graph store through
+// the engine), endpoints created on the fly. Kuzu: COPY of the vertex file, then COPY of
+// the edge file into a REL table (Kuzu needs its nodes first); both times are reported.
+import { rmSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { BenchReport, BenchSuite } from "./run.js";
+import { ensureLoadCsv } from "./data/load-csv.js";
+import type { DatabaseSchema } from "../../runtime-wasm/schema/types.js";
+import type { LoadingJobPlan } from "../../server/loading/plan.js";
+import type { LoadSink } from "../../server/loading/sink.js";
+import { runLoad } from "../../server/loading/run.js";
+import { Engine } from "../../server/engine/engine.js";
+import { engineSink } from "../../server/loading/engine-sink.js";
+import type { CreateStore } from "../../runtime-wasm/store/index.js";
+
+const EDGES = Number(process.env.LOAD_BENCH_EDGES ?? 4_000_000);
+const SCALE = 20;
+
+const schema: DatabaseSchema = {
+  tuples: [],
+  globalVersion: 0,
+  vertexTypes: [{ key: "V", name: "V", primaryId: { name: "id", type: "INT" }, primaryIdAsAttribute: false, attributes: [], stats: "OUTDEGREE_BY_EDGETYPE" }],
+  edgeTypes: [{ key: "E", name: "E", directed: true, pairs: [{ from: "V", to: "V" }], discriminator: [], attributes: [] }],
+  graphs: [{ name: "g", vertexTypes: ["V"], edgeTypes: ["E"], version: 0 }],
+};
+
+const plan: LoadingJobPlan = {
+  name: "load_edges",
+  graph: "g",
+  files: [{ name: "f" }],
+  headers: [],
+  lineFilters: [],
+  statements: [
+    { kind: "load", source: { kind: "file", variable: "f" }, destinations: [{ kind: "edge", type: "E", from: { id: { kind: "column", index: 0 } }, to: { id: { kind: "column", index: 1 } }, values: [] }], using: {} },
+  ],
+};
+
+export const suite: BenchSuite = {
+  name: "load",
+  description: `CSV edge load, ${EDGES} R-MAT edges over 2^${SCALE} vertices: ours (runLoad into the store) vs Kuzu COPY FROM`,
+  async run(report: BenchReport) {
+    const files = await ensureLoadCsv(EDGES, SCALE);
+    report.note(`data: ${files.edges} (${(files.bytes / 2 ** 20).toFixed(1)} MiB)`);
+    const ours = await measureOurs(files.edges, report);
+    const kuzu = await measureKuzu(files.vertices, files.edges, report);
+    if (ours && kuzu) {
+      // ratio() prints peer/ours: with times, above 1 means we load faster.
+      report.ratio("load time (speed-up) vs Kuzu edge COPY", EDGES / ours, EDGES / kuzu.edgesPerSecond, "kuzu");
+      report.ratio("load time (speed-up) vs Kuzu vertex+edge COPY", EDGES / ours, EDGES / kuzu.totalPerSecond, "kuzu with its vertex COPY");
+    }
+  },
+};
+
+/** Returns edges per second, or undefined when the store is not available in this build. */
+async function measureOurs(path: string, report: BenchReport): Promise<number | undefined> {
+  const storeModule = (await import("../../runtime-wasm/store/index.js")) as { createStore?: CreateStore };
+  let sink: LoadSink;
+  let counts: () => string = () => "";
+  if (storeModule.createStore) {
+    const engine = new Engine({ createStore: storeModule.createStore, storeOptions: { initialBytes: 256 << 20 } });
+    engine.apply({ kind: "define-schema", schema });
+    sink = engineSink(engine, "g");
+    counts = () => engine.read((s) => `${s.vertexCount("V")} vertices, ${s.storedEdgeCount("E")} stored edges`);
+  } else {
+    report.note("the graph store is not in this build: measuring the loader alone (parse, convert, batch) into a sink that drops batches");
+    sink = { schema: () => schema, apply: () => undefined };
+  }
+  const started = performance.now();
+  const result = await runLoad(plan, new Map([["f", { kind: "path", path }]]), sink);
+  const seconds = (performance.now() - started) / 1000;
+  const edges = result.sources[0]!.statistics.edge[0]!.validObject;
+  report.line("ours: load time", seconds * 1000, "ms", counts());
+  report.line("ours: edges/s", edges / seconds, "edges/s");
+  return edges / seconds;
+}
+
+async function measureKuzu(verticesPath: string, edgesPath: string, report: BenchReport): Promise<{ edgesPerSecond: number; totalPerSecond: number } | undefined> {
+  let kuzu: typeof import("kuzu");
+  try {
+    kuzu = (await import("kuzu")).default as unknown as typeof import("kuzu");
+  } catch {
+    report.note("kuzu is not installed (npm devDependency): no peer figure");
+    return undefined;
+  }
+  const dir = mkdtempSync(join(tmpdir(), "wasmgraph-kuzu-"));
+  try {
+    const db = new kuzu.Database(join(dir, "db"));
+    const conn = new kuzu.Connection(db);
+    await conn.query("CREATE NODE TABLE V(id INT64, PRIMARY KEY(id))");
+    await conn.query("CREATE REL TABLE E(FROM V TO V)");
+    let t = performance.now();
+    await conn.query(`COPY V FROM '${verticesPath}' (header=false)`);
+    const vertexMs = performance.now() - t;
+    t = performance.now();
+    await conn.query(`COPY E FROM '${edgesPath}' (header=false)`);
+    const edgeMs = performance.now() - t;
+    const count = await conn.query("MATCH ()-[e:E]->() RETURN count(e) AS n");
+    const rows = (await (Array.isArray(count) ? count[0]! : count).getAll()) as { n: number | bigint }[];
+    const n = Number(rows[0]!.n);
+    report.line("kuzu: vertex COPY", vertexMs, "ms");
+    report.line("kuzu: edge COPY", edgeMs, "ms", `${n} edges`);
+    report.line("kuzu: edges/s (edge COPY)", n / (edgeMs / 1000), "edges/s");
+    await conn.close();
+    await db.close();
+    return { edgesPerSecond: n / (edgeMs / 1000), totalPerSecond: n / ((edgeMs + vertexMs) / 1000) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
