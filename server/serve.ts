@@ -13,9 +13,14 @@ import type { ExecServices } from "./gsql/exec/context.js";
 import { createDemoGraph, isEmptyDatabase, type DemoResult } from "./gsql/demo/demo-graph.js";
 import { Engine } from "./engine/engine.js";
 import { createStore } from "../runtime-wasm/store/index.js";
+import { AuthService, type AuthOptions } from "./auth/auth-service.js";
+import { registerAuthStatements } from "./auth/gsql/register.js";
+import { createGsqlServerAuth } from "./auth/gsql-server-auth.js";
 
-export interface ServeOptions extends RestAppOptions {
+export interface ServeOptions extends Omit<RestAppOptions, "auth"> {
   port: number;
+  /** Authentication: off unless `enabled` (wasmgraph serve --auth). */
+  auth?: AuthOptions;
   host?: string;
   /** Port of the GSQL-server endpoints (0: any free port); absent: not started. */
   gsqlPort?: number;
@@ -31,6 +36,8 @@ export interface RunningServer {
   gsqlPort?: number;
   services: RestServices;
   gsql?: ExecServices;
+  /** Authentication and access (`auth.enabled` tells whether requests need credentials). */
+  auth: AuthService;
   /** What creating the demo graph printed, when it was created at this start. */
   demo?: DemoResult;
   close(): Promise<void>;
@@ -40,7 +47,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const host = options.host ?? "127.0.0.1";
   // The graph store lives in WebAssembly memory (runtime-wasm/store).
   const engine = options.engine ?? new Engine({ createStore });
-  const { app, services } = createRestApp({ ...options, engine });
+  const auth = new AuthService(engine, options.auth);
+  if (auth.enabled) await auth.ensureSuperuser();
+  const { app, services } = createRestApp({ ...options, engine, auth });
   const restServer = await listen(app, options.port, host);
   const restPort = (restServer.address() as AddressInfo).port;
   const servers = [restServer];
@@ -59,7 +68,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       },
       log: options.log,
     });
-    const gsqlApp = createGsqlApp({ exec: gsql, restHandler: app.callback(), log: options.log });
+    registerAuthStatements(gsql, auth);
+    const exec = gsql;
+    auth.attachQueries((graph, name) => exec.catalog.query(graph, name)?.text, (text) => exec.parse(text, "query").script);
+    const gsqlApp = createGsqlApp({ exec: gsql, restHandler: app.callback(), log: options.log, auth: createGsqlServerAuth(auth) });
     const gsqlServer = await listen(gsqlApp, options.gsqlPort, host);
     gsqlPort = (gsqlServer.address() as AddressInfo).port;
     servers.push(gsqlServer);
@@ -70,6 +82,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     gsqlPort,
     services,
     gsql,
+    auth,
     demo,
     close: () =>
       Promise.all(

@@ -15,6 +15,7 @@ import { applyUpsert, type UpsertOutcome } from "./upsert-apply.js";
 import { EDITION } from "../version.js";
 import type { LoadingJobPlan } from "../loading/plan.js";
 import { applyLoadBatch, type BatchOutcome } from "../loading/apply-batch.js";
+import { AuthStore } from "../auth/auth-state.js";
 
 export interface EngineOptions {
   outputApi?: OutputApi;
@@ -37,6 +38,7 @@ export interface CommandResults {
   "define-schema": void;
   "set-output-api": void;
   catalog: void;
+  auth: void;
   upsert: UpsertOutcome;
   "delete-vertices": JsonOut;
   "delete-vertices-by-type": JsonOut;
@@ -81,6 +83,8 @@ export class Engine {
   private readonly loadingJobsState = new Map<string, Map<string, LoadingJobPlan>>();
   readonly defaultTimeoutMs: number;
   readonly now: () => number;
+  /** Users, roles, secrets, tokens (server/auth); changed only by "auth" commands. */
+  readonly auth = new AuthStore();
 
   constructor(private readonly options: EngineOptions = {}) {
     this.outputApiState = options.outputApi ?? "v2";
@@ -176,6 +180,9 @@ export class Engine {
         if (command.schema) this.defineSchema(command.schema);
         if (command.clearData && this.storeState) this.storeState.clear();
         this.catalog?.apply(command.changes);
+        return undefined;
+      case "auth":
+        this.auth.apply(command.changes);
         return undefined;
       case "upsert":
         return applyUpsert(this.store, this.resolveGraph(command.graph), command);

@@ -1,16 +1,19 @@
 #!/usr/bin/env node
 // `wasmgraph`: the server command.
-//   wasmgraph serve [--port 9000] [--gsql-port 14240] [--data DIR] [--no-demo] [--host 127.0.0.1]
+//   wasmgraph serve [--port 9000] [--gsql-port 14240] [--data DIR] [--no-demo] [--host 127.0.0.1] [--auth]
 import { parseArgs } from "node:util";
 import { startServer } from "../../server/serve.js";
 
-const USAGE = `usage: wasmgraph serve [--port 9000] [--gsql-port 14240] [--data DIR] [--no-demo] [--host 127.0.0.1]
+const USAGE = `usage: wasmgraph serve [--port 9000] [--gsql-port 14240] [--data DIR] [--no-demo] [--host 127.0.0.1] [--auth]
 
   --port N        REST endpoints (default 9000; 0 picks a free port)
   --gsql-port N   GSQL-server endpoints (default 14240)
   --data DIR      data directory (default ./data)
   --no-demo       start with an empty database instead of the demo graph
-  --host ADDR     address to listen on (default 127.0.0.1)`;
+  --host ADDR     address to listen on (default 127.0.0.1)
+  --auth          require authentication (also WASMGRAPH_AUTH=true): users, roles,
+                  secrets and tokens; the first start creates user tigergraph with
+                  password tigergraph, to be changed with ALTER PASSWORD`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -26,6 +29,7 @@ async function main(argv: string[]): Promise<number> {
       data: { type: "string", default: "./data" },
       "no-demo": { type: "boolean", default: false },
       host: { type: "string", default: "127.0.0.1" },
+      auth: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
@@ -37,9 +41,15 @@ async function main(argv: string[]): Promise<number> {
   const port = portNumber("--port", values.port);
   const gsqlPort = portNumber("--gsql-port", values["gsql-port"]);
   if (port === undefined || gsqlPort === undefined) return 2;
-  const server = await startServer({ port, host: values.host, gsqlPort, demo: !values["no-demo"] });
+  const auth = values.auth || authFromEnvironment(process.env.WASMGRAPH_AUTH);
+  if (auth === undefined) return 2;
+  const server = await startServer({ port, host: values.host, gsqlPort, demo: !values["no-demo"], auth: { enabled: auth } });
   process.stdout.write(`wasmgraph REST endpoints on http://${values.host}:${server.restPort}\n`);
   process.stdout.write(`wasmgraph GSQL-server endpoints on http://${values.host}:${server.gsqlPort} (gsql --host http://${values.host}:${server.gsqlPort})\n`);
+  if (server.auth.enabled) {
+    process.stdout.write(`authentication is on: log in with gsql -u USER, or get a token with POST /requesttoken` +
+      (server.auth.mustChangePassword("tigergraph") ? ` (user tigergraph still has its default password: change it with ALTER PASSWORD)` : "") + "\n");
+  }
   if (server.demo) {
     process.stdout.write(server.demo.returnCode === 0
       ? "demo graph Social created: try curl 'http://" + values.host + ":" + server.restPort + "/query/Social/hello?p=Amara'\n"
@@ -48,6 +58,15 @@ async function main(argv: string[]): Promise<number> {
   // Not served by this build yet: persistence in --data. Say so rather than pretend.
   process.stdout.write(`note: persistence in ${values.data} is not available in this build; data is kept in memory\n`);
   return -1;
+}
+
+/** WASMGRAPH_AUTH: true/1/on or false/0/off (unset: off); undefined after reporting a bad value. */
+function authFromEnvironment(value: string | undefined): boolean | undefined {
+  if (value === undefined || value === "") return false;
+  if (/^(true|1|on|yes)$/i.test(value)) return true;
+  if (/^(false|0|off|no)$/i.test(value)) return false;
+  process.stderr.write(`wasmgraph: WASMGRAPH_AUTH must be true or false, got '${value}'\n`);
+  return undefined;
 }
 
 function portNumber(flag: string, text: string): number | undefined {
