@@ -12,7 +12,7 @@ import {
   CREDENTIAL_LENGTH, DEFAULT_SCRYPT_COST, checkScryptCost, credentialDigest, hashPassword, randomCredential, verifyPassword,
   type ScryptCost,
 } from "./credentials.js";
-import { LoginTracker, type LockoutPolicy } from "./login-tracker.js";
+import { DEFAULT_LOCKOUT, LoginTracker, type LockoutPolicy } from "./login-tracker.js";
 import { QueryWriteCache } from "./query-writes.js";
 import type { AstScript } from "../../compiler/ast/index.js";
 
@@ -68,7 +68,7 @@ export class AuthService {
     if (problem) throw new Error(problem);
     this.now = options.now ?? Date.now;
     this.defaultTokenLifetimeSeconds = options.defaultTokenLifetimeSeconds ?? DEFAULT_TOKEN_LIFETIME_SECONDS;
-    this.logins = new LoginTracker(this.now, options.lockout === false ? undefined : options.lockout);
+    this.logins = new LoginTracker(this.now, options.lockout === false ? undefined : options.lockout ?? DEFAULT_LOCKOUT);
   }
 
   get store(): AuthStore {

@@ -23,9 +23,10 @@ const MAX_TRACKED = 100_000;
 export class LoginTracker {
   private readonly records = new Map<string, LoginRecord>();
 
+  /** `policy` undefined: failures are counted but never make logins wait. */
   constructor(
     private readonly now: () => number,
-    private readonly policy: LockoutPolicy | undefined = DEFAULT_LOCKOUT,
+    private readonly policy: LockoutPolicy | undefined,
   ) {}
 
   /** When logins of `user` may be tried again, if they must wait now. */
