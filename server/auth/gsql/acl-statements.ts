@@ -4,18 +4,18 @@
 // read the query's text (READ) or run it (EXECUTE); the owner and superusers always may.
 // Only the owner (or a superuser) changes a query's ACL.
 import type { AstAclGrant, AstShow } from "../../../compiler/ast/index.js";
-import type { Outcome, StatementContext } from "../../gsql/exec/context.js";
+import { workingGraph, type Outcome, type StatementContext } from "../../gsql/exec/context.js";
 import type { AuthService } from "../auth-service.js";
 import type { AclEntry, QueryAcl } from "../auth-state.js";
 import { DEFAULT_SUPERUSER, isSuperuser } from "../access.js";
 import { builtInRole } from "../privileges.js";
-import { permitted, principalOf, requirePrivileges, fail, needWorkingGraph } from "./statement-kit.js";
+import { permitted, principalOf, requirePrivileges, fail } from "./statement-kit.js";
 
 type AclKind = "READ" | "EXECUTE";
 
 export function runAclGrant(auth: AuthService, s: AstAclGrant, ctx: StatementContext): Outcome {
-  const where = needWorkingGraph(ctx);
-  if ("outcome" in where) return where.outcome;
+  const where = workingGraph(ctx);
+  if (!where.graph) return where.outcome!;
   const graph = where.graph;
   const query = s.query.name;
   if (!ctx.services.catalog.query(graph, query)) return fail(ctx, `The query ${query} does not exist on the graph '${graph}'.`);
@@ -76,8 +76,8 @@ function changedEntry(entry: AclEntry | undefined, grant: boolean, nobody: boole
 
 /** SHOW ACL PRIVILEGE ON QUERY q: its owner and entries. */
 export function runShowAcl(auth: AuthService, s: AstShow, ctx: StatementContext): Outcome {
-  const where = needWorkingGraph(ctx);
-  if ("outcome" in where) return where.outcome;
+  const where = workingGraph(ctx);
+  if (!where.graph) return where.outcome!;
   const graph = where.graph;
   if (!requirePrivileges(auth, ctx, ["READ_QUERY"], graph)) return "error";
   const query = s.on!.name.name;

@@ -3,16 +3,16 @@
 // takes the secret or its alias and drops the tokens made from it. A secret belongs to one
 // user and one graph: the working graph, on which the user must hold a role.
 import type { AstCreateSecret, AstDrop, AstShow } from "../../../compiler/ast/index.js";
-import type { Outcome, StatementContext } from "../../gsql/exec/context.js";
+import { workingGraph, type Outcome, type StatementContext } from "../../gsql/exec/context.js";
 import type { AuthService } from "../auth-service.js";
 import type { AuthSecret } from "../auth-state.js";
 import { credentialDigest, generatedAlias, looksLikeCredential, maskCredential, randomCredential } from "../credentials.js";
 import { decidePrivileges, decideReach } from "../decide.js";
-import { permitted, principalOf, fail, needWorkingGraph } from "./statement-kit.js";
+import { permitted, principalOf, fail } from "./statement-kit.js";
 
 export function runCreateSecret(auth: AuthService, s: AstCreateSecret, ctx: StatementContext): Outcome {
-  const where = needWorkingGraph(ctx);
-  if ("outcome" in where) return where.outcome;
+  const where = workingGraph(ctx);
+  if (!where.graph) return where.outcome!;
   const graph = where.graph;
   const principal = principalOf(ctx);
   if (!permitted(ctx, decideReach(auth.store, principal, graph))) return "error";
@@ -41,8 +41,8 @@ export function runCreateSecret(auth: AuthService, s: AstCreateSecret, ctx: Stat
 
 /** SHOW SECRET: the caller's secrets on the working graph, masked. */
 export function runShowSecret(auth: AuthService, _s: AstShow, ctx: StatementContext): Outcome {
-  const where = needWorkingGraph(ctx);
-  if ("outcome" in where) return where.outcome;
+  const where = workingGraph(ctx);
+  if (!where.graph) return where.outcome!;
   const graph = where.graph;
   const principal = principalOf(ctx);
   for (const secret of auth.store.secretsOf(principal.user).filter((x) => x.graph === graph)) {
@@ -58,8 +58,8 @@ export function runShowSecret(auth: AuthService, _s: AstShow, ctx: StatementCont
  * or value; a holder of WRITE_USER may drop anyone's by value.
  */
 export function runDropSecret(auth: AuthService, s: AstDrop, ctx: StatementContext): Outcome {
-  const where = needWorkingGraph(ctx);
-  if ("outcome" in where) return where.outcome;
+  const where = workingGraph(ctx);
+  if (!where.graph) return where.outcome!;
   const graph = where.graph;
   const principal = principalOf(ctx);
   const written = s.names[0]!.name;

@@ -1,7 +1,7 @@
 // What the user, role, secret and ACL statements share: the principal and its checks with
 // the shell's refusal line, dialogs that ask the person at the shell, name rules (§11), and
 // the date form SHOW USER prints.
-import { NO_GRAPH_MESSAGE, type Outcome, type StatementContext } from "../../gsql/exec/context.js";
+import type { Outcome, StatementContext } from "../../gsql/exec/context.js";
 import type { AuthService } from "../auth-service.js";
 import { principalOf, deniedLine } from "../exec-access.js";
 import { decidePrivileges, type Decision } from "../decide.js";
@@ -78,23 +78,6 @@ export function shellDate(ms: number): string {
   const d = new Date(ms);
   const two = (n: number) => String(n).padStart(2, "0");
   return `${DAYS[d.getUTCDay()]} ${MONTHS[d.getUTCMonth()]} ${two(d.getUTCDate())} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())} UTC ${d.getUTCFullYear()}`;
-}
-
-/**
- * The working graph for statements that need one (secrets, ACLs), or the outcome to return
- * after printing why there is none.
- */
-export function needWorkingGraph(ctx: StatementContext): { graph: string } | { outcome: Outcome } {
-  const graph = ctx.session.graph;
-  if (graph === undefined) {
-    ctx.out.line(NO_GRAPH_MESSAGE);
-    return { outcome: "no-graph" };
-  }
-  if (!ctx.services.engine.schema.graphs.some((g) => g.name === graph)) {
-    ctx.out.line(`Graph '${graph}' does not exist.`);
-    return { outcome: "error" };
-  }
-  return { graph };
 }
 
 /** Prints `message` and fails the statement. */

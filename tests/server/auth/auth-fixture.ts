@@ -151,15 +151,3 @@ export async function requestToken(s: AuthServer, secret: string, lifetime?: num
   if (res.status !== 200 || typeof res.json?.token !== "string") throw new Error(`requesttoken: ${res.status} ${res.text}`);
   return res.json.token as string;
 }
-
-/** A tiny deterministic PRNG (mulberry32) for generated inputs. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -5,7 +5,8 @@
 // credential, changes nothing, and keeps serving.
 import { expect } from "chai";
 import { connect } from "node:net";
-import { ROOT, basic, bearer, member, prng, startAuthServer, type AuthServer, type Member } from "./auth-fixture.js";
+import { ROOT, basic, bearer, member, startAuthServer, type AuthServer, type Member } from "./auth-fixture.js";
+import { mulberry32 } from "../../../tools/bench/rmat.js";
 
 const SEED = 20240601;
 
@@ -13,7 +14,7 @@ describe("auth: generated hostile input", function () {
   this.timeout(120_000);
   let s: AuthServer;
   let m: Member;
-  const random = prng(SEED);
+  const random = mulberry32(SEED);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   const int = (n: number) => Math.floor(random() * n);
 
