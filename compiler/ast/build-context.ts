@@ -45,7 +45,7 @@ export class BuildContext {
     const parts: string[] = [];
     const collect = (n: ParseTree): void => {
       if (n instanceof TerminalNode) {
-        if (n.symbol.type >= 0) parts.push(n.symbol.text ?? "");
+        if (n.symbol.type >= 0) parts.push(this.tokenText(n.symbol));
         return;
       }
       for (let i = 0; i < n.getChildCount(); i++) collect(n.getChild(i)!);
@@ -58,16 +58,33 @@ export class BuildContext {
     this.log.report(code, "file" in node ? node : this.range(node), args);
   }
 
-  ident(ctx: ParseTree): AstIdent {
-    return { kind: "Ident", name: ctx.getText(), range: this.range(ctx) };
+  /**
+   * A token's text, sliced from the source. (Reading `token.text` rebuilds the string from
+   * the lexer's code points each time, which dominated AST building.)
+   */
+  tokenText(token: Token): string {
+    if (token.start < 0) return token.text ?? "";
+    return this.source.slice(this.source.offsetOfCodePoint(token.start), this.source.offsetOfCodePoint(token.stop + 1));
   }
 
-  identFromToken(token: TerminalNode, name = token.getText()): AstIdent {
+  /** The text of a node that is one token (or the exact source text otherwise). */
+  word(node: ParseTree): string {
+    if (node instanceof TerminalNode) return this.tokenText(node.symbol);
+    const ctx = node as ParserRuleContext;
+    if (ctx.start !== null && ctx.start === ctx.stop) return this.tokenText(ctx.start);
+    return this.text(ctx);
+  }
+
+  ident(ctx: ParseTree): AstIdent {
+    return { kind: "Ident", name: this.word(ctx), range: this.range(ctx) };
+  }
+
+  identFromToken(token: TerminalNode, name = this.tokenText(token.symbol)): AstIdent {
     return { kind: "Ident", name, range: this.range(token) };
   }
 
   stringLiteral(token: TerminalNode): AstStringLiteral {
-    const text = token.getText();
+    const text = this.tokenText(token.symbol);
     return { kind: "StringLiteral", text, value: unescapeString(text), range: this.range(token) };
   }
 
@@ -80,10 +97,10 @@ export class BuildContext {
     const dash = ctx.DASH().symbol;
     const name = ctx.memberName();
     if (name.start !== null && name.start.start !== dash.stop + 1) {
-      this.report("GSQL1013", ctx, { flag: name.getText() });
+      this.report("GSQL1013", ctx, { flag: this.word(name) });
     }
     const value = ctx.flagValue();
-    const flag: AstFlag = { kind: "Flag", name: name.getText(), range: this.range(ctx) };
+    const flag: AstFlag = { kind: "Flag", name: this.word(name), range: this.range(ctx) };
     if (value !== null) flag.value = this.compactText(value);
     return flag;
   }
@@ -94,16 +111,23 @@ export class BuildContext {
   }
 }
 
-/** The value of a GSQL string literal: drops the quotes and resolves backslash escapes. */
+/**
+ * The value of a GSQL string literal: drops the quotes and resolves `\"`, `\\`, `\n`, `\t`
+ * and `\r`. Any other backslash stays as written, because what it means belongs to where the
+ * string is used: LIKE patterns escape `%` and `_` (`"%\_%"`), loading options write
+ * separators as `"\xy"` (decimal character codes).
+ */
 export function unescapeString(text: string): string {
   const closed = text.length >= 2 && text.endsWith('"') && !isEscapedAt(text, text.length - 1);
   const body = text.slice(1, closed ? -1 : undefined);
-  return body.replace(/\\(.)/gs, (_all, ch: string) => {
+  return body.replace(/\\(.)/gs, (all, ch: string) => {
     switch (ch) {
+      case '"': return '"';
+      case "\\": return "\\";
       case "n": return "\n";
       case "t": return "\t";
       case "r": return "\r";
-      default: return ch;
+      default: return all;
     }
   });
 }

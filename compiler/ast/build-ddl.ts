@@ -54,9 +54,9 @@ export class DdlBuilder extends GSQLParserVisitor<AstSchemaChangeStatement> {
     const range = this.b.range(ctx);
     const sign = negative ? "-" : "";
     const int = ctx.INT_LIT();
-    if (int !== null) return { kind: "IntLiteral", text: sign + int.getText(), range };
+    if (int !== null) return { kind: "IntLiteral", text: sign + this.b.word(int), range };
     const real = ctx.REAL_LIT();
-    if (real !== null) return { kind: "RealLiteral", text: sign + real.getText(), range };
+    if (real !== null) return { kind: "RealLiteral", text: sign + this.b.word(real), range };
     const str = ctx.STRING_LIT();
     if (str !== null) return this.b.stringLiteral(str);
     if (ctx.TRUE() !== null || ctx.FALSE() !== null) return { kind: "BoolLiteral", value: ctx.TRUE() !== null, range };
@@ -136,7 +136,7 @@ export class DdlBuilder extends GSQLParserVisitor<AstSchemaChangeStatement> {
       if (all !== undefined) drop.all = all;
       return drop;
     };
-    const targetOf = (c: P.DropStatementContext) => c.getChild(1)!.getText().toUpperCase() as AstDropTarget;
+    const targetOf = (c: P.DropStatementContext) => this.b.word(c.getChild(1)!).toUpperCase() as AstDropTarget;
     if (ctx instanceof P.DropTypesContext || ctx instanceof P.DropJobOrQueryContext) {
       const all = ctx.allNames();
       return node(targetOf(ctx), this.names(ctx.nameList()), all === null ? undefined : this.b.allNames(all));
@@ -181,7 +181,7 @@ export class DdlBuilder extends GSQLParserVisitor<AstSchemaChangeStatement> {
 
   override visitDropInJob = (ctx: P.DropInJobContext): AstSchemaChangeStatement => {
     const node: AstSchemaChangeStatement = {
-      kind: "DropInJob", target: ctx.getChild(1)!.getText().toUpperCase() as "VERTEX" | "EDGE" | "TUPLE",
+      kind: "DropInJob", target: this.b.word(ctx.getChild(1)!).toUpperCase() as "VERTEX" | "EDGE" | "TUPLE",
       names: this.names(ctx.nameList()), range: this.b.range(ctx),
     };
     const graph = ctx.identifier();

@@ -40,16 +40,15 @@ export class ExpressionBuilder extends GSQLParserVisitor<AstExpr> {
 
   override visitOrExpr = (ctx: P.OrExprContext): AstExpr => this.binary(ctx, "OR", this.expr(ctx.expr(0)!), this.expr(ctx.expr(1)!));
 
-  override visitPredicateExpr = (ctx: P.PredicateExprContext): AstExpr => this.predicate(ctx.predicate());
-
-  predicate(ctx: P.PredicateContext): AstExpr {
+  /** `arith` optionally followed by a comparison, IN, BETWEEN, LIKE or IS test. */
+  override visitPredicateExpr = (ctx: P.PredicateExprContext): AstExpr => {
     const operands = ctx.arith().map((a) => this.arith(a));
     const value = operands[0]!;
     if (operands.length === 1 && ctx.IS() === null) return value;
     const range = this.b.range(ctx);
     const negated = ctx.NOT() !== null;
     const compare = ctx.compareOp();
-    if (compare !== null) return { kind: "Binary", op: COMPARE_OPS[compare.getText()]!, left: value, right: operands[1]!, range };
+    if (compare !== null) return { kind: "Binary", op: COMPARE_OPS[this.b.word(compare)]!, left: value, right: operands[1]!, range };
     if (ctx.IN() !== null) return { kind: "In", value, set: operands[1]!, negated, range };
     if (ctx.BETWEEN() !== null) return { kind: "Between", value, low: operands[1]!, high: operands[2]!, negated, range };
     if (ctx.LIKE() !== null) {
@@ -59,7 +58,7 @@ export class ExpressionBuilder extends GSQLParserVisitor<AstExpr> {
     }
     const check = ctx.NULL() !== null ? "NULL" : ctx.NUMERIC() !== null ? "NUMERIC" : "EMPTY";
     return { kind: "IsCheck", value, check, negated, range };
-  }
+  };
 
   // --- arith ------------------------------------------------------------------------------
 
@@ -79,7 +78,7 @@ export class ExpressionBuilder extends GSQLParserVisitor<AstExpr> {
     ({ kind: "FieldAccess", object: this.arith(ctx.arith()), field: this.b.ident(ctx.memberName()), range: this.b.range(ctx) });
 
   override visitAccumAccessArith = (ctx: P.AccumAccessArithContext): AstExpr => ({
-    kind: "AccumAccess", object: this.arith(ctx.arith()), name: ctx.LOCAL_ACCUM().getText().slice(1),
+    kind: "AccumAccess", object: this.arith(ctx.arith()), name: this.b.word(ctx.LOCAL_ACCUM()).slice(1),
     prime: ctx.PRIME() !== null, range: this.b.range(ctx),
   });
 
@@ -93,12 +92,12 @@ export class ExpressionBuilder extends GSQLParserVisitor<AstExpr> {
   };
 
   override visitPowerArith = (ctx: P.PowerArithContext): AstExpr => this.arithBinary(ctx, "^");
-  override visitMulArith = (ctx: P.MulArithContext): AstExpr => this.arithBinary(ctx, ctx.getChild(1)!.getText() as AstBinaryOp);
-  override visitAddArith = (ctx: P.AddArithContext): AstExpr => this.arithBinary(ctx, ctx.getChild(1)!.getText() as AstBinaryOp);
+  override visitMulArith = (ctx: P.MulArithContext): AstExpr => this.arithBinary(ctx, this.b.word(ctx.getChild(1)!) as AstBinaryOp);
+  override visitAddArith = (ctx: P.AddArithContext): AstExpr => this.arithBinary(ctx, this.b.word(ctx.getChild(1)!) as AstBinaryOp);
   override visitBitAndArith = (ctx: P.BitAndArithContext): AstExpr => this.arithBinary(ctx, "&");
   override visitBitOrArith = (ctx: P.BitOrArithContext): AstExpr => this.arithBinary(ctx, "|");
   override visitSetArith = (ctx: P.SetArithContext): AstExpr =>
-    this.arithBinary(ctx, ctx.getChild(1)!.getText().toUpperCase() as AstBinaryOp);
+    this.arithBinary(ctx, this.b.word(ctx.getChild(1)!).toUpperCase() as AstBinaryOp);
 
   override visitShiftArith = (ctx: P.ShiftArithContext): AstExpr => {
     if (ctx.SHL() !== null) return this.arithBinary(ctx, "<<");
@@ -109,8 +108,6 @@ export class ExpressionBuilder extends GSQLParserVisitor<AstExpr> {
     return this.arithBinary(ctx, ">>");
   };
 
-  override visitPrimaryArith = (ctx: P.PrimaryArithContext): AstExpr => ctx.primary().accept(this)!;
-
   private arithBinary(ctx: P.ArithContext & { arith(): P.ArithContext[] }, op: AstBinaryOp): AstExpr {
     const [left, right] = ctx.arith();
     return this.binary(ctx, op, this.arith(left!), this.arith(right!));
@@ -120,23 +117,23 @@ export class ExpressionBuilder extends GSQLParserVisitor<AstExpr> {
     return { kind: "Binary", op, left, right, range: this.b.range(ctx) };
   }
 
-  // --- primary ----------------------------------------------------------------------------
+  // --- leaves -------------------------------------------------------------------------------
 
-  override visitIntLiteral = (ctx: P.IntLiteralContext): AstExpr => ({ kind: "IntLiteral", text: ctx.getText(), range: this.b.range(ctx) });
-  override visitRealLiteral = (ctx: P.RealLiteralContext): AstExpr => ({ kind: "RealLiteral", text: ctx.getText(), range: this.b.range(ctx) });
+  override visitIntLiteral = (ctx: P.IntLiteralContext): AstExpr => ({ kind: "IntLiteral", text: this.b.word(ctx), range: this.b.range(ctx) });
+  override visitRealLiteral = (ctx: P.RealLiteralContext): AstExpr => ({ kind: "RealLiteral", text: this.b.word(ctx), range: this.b.range(ctx) });
   override visitStringLiteral = (ctx: P.StringLiteralContext): AstExpr => this.b.stringLiteral(ctx.STRING_LIT());
   override visitBoolLiteral = (ctx: P.BoolLiteralContext): AstExpr =>
     ({ kind: "BoolLiteral", value: ctx.TRUE() !== null, range: this.b.range(ctx) });
   override visitNamedConstant = (ctx: P.NamedConstantContext): AstExpr => ({
-    kind: "NamedConstant", name: ctx.getText().toUpperCase() as "GSQL_INT_MAX" | "GSQL_INT_MIN" | "GSQL_UINT_MAX",
+    kind: "NamedConstant", name: this.b.word(ctx).toUpperCase() as "GSQL_INT_MAX" | "GSQL_INT_MIN" | "GSQL_UINT_MAX",
     range: this.b.range(ctx),
   });
   override visitUnderscore = (ctx: P.UnderscoreContext): AstExpr => ({ kind: "Underscore", range: this.b.range(ctx) });
   override visitAnyType = (ctx: P.AnyTypeContext): AstExpr => ({ kind: "AnyType", spelling: "ANY", range: this.b.range(ctx) });
   override visitGlobalAccum = (ctx: P.GlobalAccumContext): AstExpr =>
-    ({ kind: "AccumRef", scope: "global", name: ctx.getText().slice(2), range: this.b.range(ctx) });
+    ({ kind: "AccumRef", scope: "global", name: this.b.word(ctx).slice(2), range: this.b.range(ctx) });
   override visitLocalAccum = (ctx: P.LocalAccumContext): AstExpr =>
-    ({ kind: "AccumRef", scope: "vertex", name: ctx.getText().slice(1), range: this.b.range(ctx) });
+    ({ kind: "AccumRef", scope: "vertex", name: this.b.word(ctx).slice(1), range: this.b.range(ctx) });
   override visitTypeStar = (ctx: P.TypeStarContext): AstExpr =>
     ({ kind: "TypeStar", typeName: this.b.ident(ctx.identifier()), range: this.b.range(ctx) });
   override visitName = (ctx: P.NameContext): AstExpr => this.b.ident(ctx.identifier());
@@ -163,7 +160,7 @@ export class ExpressionBuilder extends GSQLParserVisitor<AstExpr> {
     ({ kind: "Range", from: this.expr(ctx.expr(0)!), to: this.expr(ctx.expr(1)!), range: this.b.range(ctx) });
 
   override visitInterval = (ctx: P.IntervalContext): AstExpr => ({
-    kind: "Interval", value: this.arith(ctx.arith()), unit: ctx.identifier().getText().toUpperCase(), range: this.b.range(ctx),
+    kind: "Interval", value: this.arith(ctx.arith()), unit: this.b.word(ctx.identifier()).toUpperCase(), range: this.b.range(ctx),
   });
 
   override visitParenthesized = (ctx: P.ParenthesizedContext): AstExpr => {
@@ -211,18 +208,18 @@ export class ExpressionBuilder extends GSQLParserVisitor<AstExpr> {
   };
 
   override visitColumnPosition = (ctx: P.ColumnPositionContext): AstExpr =>
-    ({ kind: "ColumnRef", position: ctx.getText().slice(1), range: this.b.range(ctx) });
+    ({ kind: "ColumnRef", position: this.b.word(ctx).slice(1), range: this.b.range(ctx) });
 
   override visitColumnName = (ctx: P.ColumnNameContext): AstExpr => {
-    const first = unescapeString(ctx.COLUMN_NAME().getText().slice(1));
+    const first = unescapeString(this.b.word(ctx.COLUMN_NAME()).slice(1));
     const path = [first, ...ctx.STRING_LIT().map((s) => this.b.stringLiteral(s).value)];
     return { kind: "ColumnRef", path, range: this.b.range(ctx) };
   };
 
   override visitColumnSys = (ctx: P.ColumnSysContext): AstExpr => {
     const [scope, name] = ctx.identifier();
-    if (scope!.getText() !== "sys") this.b.report("GSQL1020", ctx, { text: this.b.compactText(ctx) });
-    return { kind: "ColumnRef", sys: name!.getText(), range: this.b.range(ctx) };
+    if (this.b.word(scope!) !== "sys") this.b.report("GSQL1020", ctx, { text: this.b.compactText(ctx) });
+    return { kind: "ColumnRef", sys: this.b.word(name!), range: this.b.range(ctx) };
   };
 
   // --- chains (statement targets and call statements) --------------------------------------
@@ -238,9 +235,9 @@ export class ExpressionBuilder extends GSQLParserVisitor<AstExpr> {
         current = { kind: "Call", callee: current, args: this.args(head.args()), keyword: false, distinct: false, range: headRange };
       }
     } else if (head.GLOBAL_ACCUM() !== null) {
-      current = { kind: "AccumRef", scope: "global", name: head.getText().slice(2), range: headRange };
+      current = { kind: "AccumRef", scope: "global", name: this.b.word(head).slice(2), range: headRange };
     } else {
-      current = { kind: "AccumRef", scope: "vertex", name: head.getText().slice(1), range: headRange };
+      current = { kind: "AccumRef", scope: "vertex", name: this.b.word(head).slice(1), range: headRange };
     }
     for (const part of ctx.chainPart()) {
       const range = spanRanges(headRange, this.b.range(part));
@@ -251,7 +248,7 @@ export class ExpressionBuilder extends GSQLParserVisitor<AstExpr> {
           ? { kind: "MethodCall", object: current, method, args: this.args(part.args()), range }
           : { kind: "FieldAccess", object: current, field: method, range };
       } else if (part.LOCAL_ACCUM() !== null) {
-        current = { kind: "AccumAccess", object: current, name: part.LOCAL_ACCUM()!.getText().slice(1), prime: part.PRIME() !== null, range };
+        current = { kind: "AccumAccess", object: current, name: this.b.word(part.LOCAL_ACCUM()!).slice(1), prime: part.PRIME() !== null, range };
       } else {
         current = { kind: "Index", object: current, index: this.expr(part.expr()!), range };
       }

@@ -58,7 +58,7 @@ export class LoadingBuilder extends GSQLParserVisitor<AstLoadingStatement> {
   };
 
   private deleteKey(ctx: P.LoadDeleteKeyContext): AstLoadDeleteKey {
-    const key = ctx.getChild(0)!.getText().toUpperCase() as AstLoadDeleteKey["key"];
+    const key = this.b.word(ctx.getChild(0)!).toUpperCase() as AstLoadDeleteKey["key"];
     const range = this.b.range(ctx);
     const expr = ctx.expr();
     if (expr !== null) return { kind: "LoadDeleteKey", key, values: [this.b.exprs.expr(expr)], range };

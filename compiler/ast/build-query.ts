@@ -40,7 +40,7 @@ export class QueryBuilder {
     const header: Header = {};
     const seen = new Set<string>();
     for (const clause of clauses) {
-      const keyword = clause.getChild(0)!.getText().toUpperCase();
+      const keyword = this.b.word(clause.getChild(0)!).toUpperCase();
       if (seen.has(keyword)) {
         this.b.report("GSQL1015", clause, { clause: keyword === "FOR" ? "FOR GRAPH" : keyword });
         continue;
@@ -54,7 +54,7 @@ export class QueryBuilder {
         header.api = this.b.stringLiteral(clause.STRING_LIT());
       } else if (clause instanceof P.SyntaxClauseContext) {
         const str = clause.STRING_LIT();
-        const written = str !== null ? this.b.stringLiteral(str).value : clause.identifier()!.getText();
+        const written = str !== null ? this.b.stringLiteral(str).value : this.b.word(clause.identifier()!);
         const version = written.toUpperCase();
         const node = clause.identifier() ?? clause.STRING_LIT()!;
         if (version !== "V1" && version !== "V2") this.b.report("GSQL1011", node, { version: written });

@@ -66,7 +66,7 @@ export class SelectBuilder {
     const range = this.b.range(ctx);
     const id = ctx.identifier();
     if (id !== null) return this.b.ident(id);
-    if (ctx.GLOBAL_ACCUM() !== null) return { kind: "AccumRef", scope: "global", name: ctx.getText().slice(2), range };
+    if (ctx.GLOBAL_ACCUM() !== null) return { kind: "AccumRef", scope: "global", name: this.b.word(ctx).slice(2), range };
     return { kind: "AnyType", spelling: ctx.ANY() !== null ? "ANY" : "_", range };
   }
 
@@ -95,14 +95,14 @@ export class SelectBuilder {
     const backward = ctx.LT() !== null;
     const forward = ctx.GT() !== null;
     if (backward && forward) {
-      this.b.report("GSQL1019", ctx, { name: ctx.patternName().getText() });
+      this.b.report("GSQL1019", ctx, { name: this.b.word(ctx.patternName()) });
     }
     return { kind: "EdgeTypeRef", name, direction: forward ? "forward" : backward ? "backward" : "none", range: this.b.range(ctx) };
   }
 
   private repeat(ctx: P.RepeatContext): AstRepeat {
     const node: AstRepeat = { kind: "Repeat", text: this.b.compactText(ctx), range: this.b.range(ctx) };
-    const bounds = ctx.INT_LIT().map((t) => t.getText());
+    const bounds = ctx.INT_LIT().map((t) => this.b.word(t));
     if (ctx.DOTDOT() === null) {
       if (bounds[0] !== undefined) node.lower = node.upper = bounds[0];
       return node;
@@ -110,8 +110,8 @@ export class SelectBuilder {
     // `*a..b`, `*..b`, `*a..`: which bound is present depends on the side of `..` it is on.
     const dots = ctx.DOTDOT()!.symbol.tokenIndex;
     for (const bound of ctx.INT_LIT()) {
-      if (bound.symbol.tokenIndex < dots) node.lower = bound.getText();
-      else node.upper = bound.getText();
+      if (bound.symbol.tokenIndex < dots) node.lower = this.b.word(bound);
+      else node.upper = this.b.word(bound);
     }
     return node;
   }
@@ -127,7 +127,7 @@ export class SelectBuilder {
   }
 
   private postAccum(ctx: P.PostAccumClauseContext): AstPostAccumClause {
-    const spelling = ctx.POST_ACCUM().getText().toUpperCase() === "POST_ACCUM" ? "POST_ACCUM" : "POST-ACCUM";
+    const spelling = this.b.word(ctx.POST_ACCUM()).toUpperCase() === "POST_ACCUM" ? "POST_ACCUM" : "POST-ACCUM";
     const node: AstPostAccumClause = {
       kind: "PostAccumClause", spelling, body: this.b.statements.dmlList(ctx.dmlList()), range: this.b.range(ctx),
     };

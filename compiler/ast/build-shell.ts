@@ -30,7 +30,7 @@ export class ShellBuilder {
 
   show(ctx: P.ShowStatementContext): AstShow {
     const range = this.b.range(ctx);
-    const word = ctx.getChild(1)!.getText().toUpperCase();
+    const word = this.b.word(ctx.getChild(1)!).toUpperCase();
     if (ctx instanceof P.ShowObjectsContext) {
       const node: AstShow = { kind: "Show", target: word as AstShowTarget, range };
       const glob = ctx.globPattern();
@@ -57,25 +57,25 @@ export class ShellBuilder {
 
   set(ctx: P.SetStatementContext): AstSet {
     return {
-      kind: "Set", name: ctx.identifier().map((id) => id.getText()).join("."), value: this.b.ddl.optionValue(ctx.optionValue()),
+      kind: "Set", name: ctx.identifier().map((id) => this.b.word(id)).join("."), value: this.b.ddl.optionValue(ctx.optionValue()),
       range: this.b.range(ctx),
     };
   }
 
   createSecret(ctx: P.CreateSecretContext): AstCreateSecret {
-    const alias = ctx.identifier();
+    const alias = ctx.plainName();
     return alias === null ? { kind: "CreateSecret", range: this.b.range(ctx) }
       : { kind: "CreateSecret", alias: this.b.ident(alias), range: this.b.range(ctx) };
   }
 
   createUser(ctx: P.CreateUserContext): AstCreateUser {
-    const name = ctx.identifier();
+    const name = ctx.plainName();
     return name === null ? { kind: "CreateUser", range: this.b.range(ctx) }
       : { kind: "CreateUser", name: this.b.ident(name), range: this.b.range(ctx) };
   }
 
   alterPassword(ctx: P.AlterPasswordContext): AstAlterPassword {
-    const user = ctx.identifier();
+    const user = ctx.plainName();
     return user === null ? { kind: "AlterPassword", range: this.b.range(ctx) }
       : { kind: "AlterPassword", user: this.b.ident(user), range: this.b.range(ctx) };
   }
@@ -137,7 +137,7 @@ export class ShellBuilder {
   }
 
   help(ctx: P.HelpStatementContext): AstHelp {
-    const topic = ctx.identifier() ?? ctx.QUERY();
+    const topic = ctx.plainName() ?? ctx.QUERY();
     const node: AstHelp = { kind: "Help", range: this.b.range(ctx) };
     if (topic !== null) node.topic = this.b.ident(topic) as AstIdent;
     return node;

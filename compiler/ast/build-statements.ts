@@ -71,7 +71,7 @@ export class StatementBuilder extends GSQLParserVisitor<AstStatement | null> {
 
   private accumDeclVar(ctx: P.AccumDeclVarContext): AstAccumDeclVar {
     const global = ctx.GLOBAL_ACCUM();
-    const token = (global ?? ctx.LOCAL_ACCUM())!.getText();
+    const token = this.b.word((global ?? ctx.LOCAL_ACCUM())!);
     const node: AstAccumDeclVar = {
       kind: "AccumDeclVar", scope: global ? "global" : "vertex", name: token.slice(global ? 2 : 1),
       dims: ctx.arrayDim().map((d) => (d.expr() === null ? null : this.b.exprs.expr(d.expr()!))), range: this.b.range(ctx),
@@ -126,7 +126,7 @@ export class StatementBuilder extends GSQLParserVisitor<AstStatement | null> {
       }
       return { kind: "ExprStatement", expr: target, range };
     }
-    const op = opCtx.getText() === "+=" ? "+=" : "=";
+    const op = this.b.word(opCtx) === "+=" ? "+=" : "=";
     const value = valueCtx instanceof P.SelectBlockContext ? this.b.selects.select(valueCtx) : this.b.exprs.expr(valueCtx);
     if (target.kind === "Call" && op === "=") {
       // `S (T) = ...` reads like an assignment to a call: it declares vertex-set variable S of type T.
@@ -147,7 +147,7 @@ export class StatementBuilder extends GSQLParserVisitor<AstStatement | null> {
   override visitIfStatement = (ctx: P.IfStatementContext): AstStatement => this.ifStatement(ctx);
   override visitDmlIf = (ctx: P.DmlIfContext): AstStatement => this.ifStatement(ctx);
 
-  /** IF c THEN body (ELSE IF c THEN body)* (ELSE body)? END, at either level. */
+  /** IF c THEN body (ELSE IF c THEN body)* (ELSE body)? END, at either level (chained IFs are CHAIN_IF tokens). */
   private ifStatement(ctx: P.QueryStatementContext | P.DmlStatementContext): AstStatement {
     const children = ctx.children;
     const branches: AstIfBranch[] = [];
@@ -164,12 +164,12 @@ export class StatementBuilder extends GSQLParserVisitor<AstStatement | null> {
     };
     for (let i = 0; i < children.length; i++) {
       const child = children[i]!;
-      if (isToken(child, T.IF)) {
+      if (isToken(child, T.IF) || isToken(child, T.CHAIN_IF)) {
         close(children[i - 1] ?? child);
         const start = isToken(children[i - 1], T.ELSE) ? children[i - 1]! : child;
         current = { start, cond: children[i + 1] as P.ExprContext, nodes: [] };
         i += 2; // condition and THEN
-      } else if (isToken(child, T.ELSE) && !isToken(children[i + 1], T.IF)) {
+      } else if (isToken(child, T.ELSE) && !isToken(children[i + 1], T.CHAIN_IF)) {
         close(children[i - 1]!);
         otherwise = [];
       } else if (isToken(child, T.END)) {
@@ -294,12 +294,12 @@ export class StatementBuilder extends GSQLParserVisitor<AstStatement | null> {
       range: this.b.range(whole),
     };
     const kindToken = ctx.VERTEX() ?? ctx.EDGE();
-    if (kindToken !== null) node.targetKind = kindToken.getText().toUpperCase() as "VERTEX" | "EDGE";
+    if (kindToken !== null) node.targetKind = this.b.word(kindToken).toUpperCase() as "VERTEX" | "EDGE";
     const columns = ctx.insertColumn();
     if (columns.length > 0) {
       node.columns = columns.map((c): AstIdent => {
         const id = c.identifier();
-        return id !== null ? this.b.ident(id) : { kind: "Ident", name: c.getText().toUpperCase(), range: this.b.range(c) };
+        return id !== null ? this.b.ident(id) : { kind: "Ident", name: this.b.word(c).toUpperCase(), range: this.b.range(c) };
       });
     }
     return node;

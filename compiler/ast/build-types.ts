@@ -40,10 +40,10 @@ export class TypeBuilder {
 
   baseType(ctx: P.BaseTypeContext): AstBaseType {
     const node: AstBaseType = {
-      kind: "BaseType", name: ctx.getChild(0)!.getText().toUpperCase() as AstBaseTypeName, range: this.b.range(ctx),
+      kind: "BaseType", name: this.b.word(ctx.getChild(0)!).toUpperCase() as AstBaseTypeName, range: this.b.range(ctx),
     };
     const size = ctx.INT_LIT();
-    if (size !== null) node.size = size.getText();
+    if (size !== null) node.size = this.b.word(size);
     const arg = ctx.identifier();
     if (ctx.COMPRESS() !== null) node.compress = arg !== null ? { dictionary: this.b.ident(arg) } : {};
     else if (arg !== null) node.typeArg = this.b.ident(arg);
@@ -51,7 +51,7 @@ export class TypeBuilder {
   }
 
   collectionType(ctx: P.CollectionTypeContext): AstType {
-    const name = ctx.getChild(0)!.getText().toUpperCase() as "SET" | "BAG" | "LIST" | "MAP";
+    const name = this.b.word(ctx.getChild(0)!).toUpperCase() as "SET" | "BAG" | "LIST" | "MAP";
     const args = ctx.dataType().map((t) => this.type(t));
     const wanted = name === "MAP" ? 2 : 1;
     if (args.length !== wanted) {
@@ -78,7 +78,7 @@ export class TypeBuilder {
 
   accumType(ctx: P.AccumTypeContext): AstAccumType {
     const nameCtx = ctx.accumTypeName();
-    const spelling = nameCtx.getText();
+    const spelling = this.b.word(nameCtx);
     const name = ACCUM_NAMES[spelling.toUpperCase()]!;
     const node: AstAccumType = { kind: "AccumType", name, spelling, args: [], range: this.b.range(ctx) };
     const argCtxs = ctx.accumTypeArg();
@@ -88,7 +88,7 @@ export class TypeBuilder {
     for (const arg of argCtxs) {
       const type = arg.dataType();
       if (type === null) {
-        width = arg.INT_LIT()!.getText();
+        width = this.b.word(arg.INT_LIT()!);
         continue;
       }
       const built = this.type(type);

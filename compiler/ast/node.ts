@@ -31,7 +31,11 @@ export interface AstFlag extends AstNodeBase {
   value?: string;
 }
 
-/** A string literal. `text` is exactly as written (quotes included), `value` is unescaped. */
+/**
+ * A string literal. `text` is exactly as written (quotes included); `value` drops the quotes
+ * and resolves `\"`, `\\`, `\n`, `\t`, `\r`, keeping any other backslash as written (LIKE
+ * patterns and loading separators give those their own meaning).
+ */
 export interface AstStringLiteral extends AstNodeBase {
   kind: "StringLiteral";
   text: string;

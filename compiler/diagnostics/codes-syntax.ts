@@ -16,7 +16,6 @@ export const SYNTAX_CODES = {
   GSQL1014: { severity: "error", message: "this expression is not a statement; expected an assignment or a call" },
   GSQL1015: { severity: "error", message: "'{clause}' is given more than once in this query header" },
   GSQL1016: { severity: "error", message: "cannot assign to this expression" },
-  GSQL1017: { severity: "error", message: "'{found}' is not a type; expected a base type, a tuple name or an accumulator type" },
   GSQL1018: { severity: "error", message: "{type} takes {expected}; found {found}" },
   GSQL1019: { severity: "error", message: "an edge type in a pattern has one direction mark: '{name}>' or '<{name}'" },
   GSQL1020: { severity: "error", message: "unknown column reference '{text}'; expected $<position>, $\"<name>\" or $sys.<name>" },

@@ -3,6 +3,7 @@
 // A violation is a bad request (REST-30000, status 400) naming the parameter and the rule.
 import { badRequest } from "../http/rest-error.js";
 import type { EndpointDescriptor, ParamDescriptor } from "./descriptor.js";
+import { clip } from "../engine/clip-text.js";
 
 export type ParamValue = boolean | string | number | bigint;
 export type ParamValues = Record<string, ParamValue | ParamValue[] | undefined>;
@@ -87,9 +88,4 @@ function checkLength(name: string, d: ParamDescriptor, text: string): void {
 function checkBounds(name: string, d: ParamDescriptor, n: bigint): void {
   if (d.max !== undefined && n > BigInt(d.max)) throw badRequest(`Parameter ${name} must be at most ${d.max}, got ${n}.`);
   if (d.min !== undefined && n < BigInt(d.min)) throw badRequest(`Parameter ${name} must be at least ${d.min}, got ${n}.`);
-}
-
-/** Keeps hostile or huge values from flooding error messages. */
-function clip(text: string): string {
-  return text.length > 100 ? text.slice(0, 100) + "..." : text;
 }

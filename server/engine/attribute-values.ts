@@ -4,6 +4,7 @@
 import type { AttrType, AttrValue, TupleType } from "../../runtime-wasm/schema/types.js";
 import { RawJson, formatDatetime, formatDouble, formatFloat, parseDatetime, type JsonOut } from "../../runtime-wasm/values/index.js";
 import { isJsonObject, type JsonValue } from "../http/json-body.js";
+import { clip } from "./clip-text.js";
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -75,7 +76,7 @@ function scalarFromJson(value: JsonValue, name: string): Converted {
     case "DATETIME": {
       if (typeof value === "string") {
         const t = parseDatetime(value);
-        return t === undefined ? fail(`'${clip(value)}' is not a valid DATETIME`) : ok(t);
+        return t === undefined ? fail(`'${clip(value, 60)}' is not a valid DATETIME`) : ok(t);
       }
       const n = toBigInt(value);
       if (n === undefined || n < 0n) return fail("a datetime text or epoch seconds were expected for DATETIME");
@@ -167,8 +168,4 @@ function tupleFieldToJson(v: AttrValue): JsonOut {
   if (typeof v === "number") return new RawJson(formatDouble(v));
   if (typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, tupleFieldToJson(x)]));
   return v;
-}
-
-function clip(text: string): string {
-  return text.length > 60 ? text.slice(0, 60) + "..." : text;
 }

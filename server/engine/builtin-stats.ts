@@ -14,6 +14,7 @@ import type { Deadline } from "./deadline.js";
 import { invalidRequest } from "./engine-error.js";
 import type { GraphHandle } from "./engine.js";
 import { edgePairs, edgeTypeOf, vertexTypeOf } from "./graph-types.js";
+import { clip } from "./clip-text.js";
 
 export interface BuiltinRequest {
   function: string;
@@ -135,8 +136,4 @@ function sourceTypes(graph: GraphHandle, t: EdgeType, only: VertexType | undefin
     if (!t.directed) names.add(p.to);
   }
   return [...names].map((n) => graph.view.vertexType(n)).filter((v): v is VertexType => v !== undefined && (only === undefined || v.key === only.key));
-}
-
-function clip(text: string): string {
-  return text.length > 100 ? text.slice(0, 100) + "..." : text;
 }

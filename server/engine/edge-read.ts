@@ -13,6 +13,7 @@ import { attrTypeMap, edgeConnects, edgeTypeOf, edgeTypesFrom, vertexTypeOf } fr
 import { compileFilter, compileSort, type AttributeSource } from "./read-eval.js";
 import type { FilterCondition, SelectSpec, SortKey } from "./read-spec.js";
 import { READ_CAP, lookupLive, selectedAttributes } from "./vertex-read.js";
+import { clip } from "./clip-text.js";
 
 export interface EdgeQuery {
   selection: EdgeSelection;
@@ -135,8 +136,4 @@ function edgeTypeByKey(graph: GraphHandle, key: string): EdgeType | undefined {
 
 function describeTypes(types: readonly EdgeType[]): string {
   return types.length === 1 ? `edge type '${types[0]!.name}'` : `any of the edge types ${types.map((t) => t.name).join(", ")}`;
-}
-
-function clip(text: string): string {
-  return text.length > 100 ? text.slice(0, 100) + "..." : text;
 }

@@ -15,6 +15,7 @@ import { applyUpsert, type UpsertOutcome } from "./upsert-apply.js";
 import { EDITION } from "../version.js";
 import type { LoadingJobPlan } from "../loading/plan.js";
 import { applyLoadBatch, type BatchOutcome } from "../loading/apply-batch.js";
+import { loadingJobFits, loadingJobProblem } from "../loading/revalidate.js";
 import { AuthStore } from "../auth/auth-state.js";
 
 export interface EngineOptions {
@@ -193,6 +194,8 @@ export class Engine {
       case "delete-edges":
         return applyDeleteEdges(this.store, this.resolveGraph(command.graph), command, deadline);
       case "create-loading-job": {
+        const problem = loadingJobProblem(command.plan, this.schemaState);
+        if (problem !== undefined) throw invalidRequest(`The loading job ${command.plan.name} cannot be created: ${problem}`);
         const jobs = this.loadingJobsState.get(command.plan.graph) ?? new Map<string, LoadingJobPlan>();
         jobs.set(command.plan.name, structuredClone(command.plan));
         this.loadingJobsState.set(command.plan.graph, jobs);
@@ -216,6 +219,11 @@ export class Engine {
     this.schemaState = next;
     this.graphs.clear();
     for (const g of next.graphs) this.graphs.set(g.name, { name: g.name, view: graphView(next, g.name)! });
+    // Loading jobs that no longer fit the schema are dropped.
+    for (const [graph, jobs] of this.loadingJobsState) {
+      for (const [name, plan] of jobs) if (!loadingJobFits(plan, next)) jobs.delete(name);
+      if (jobs.size === 0) this.loadingJobsState.delete(graph);
+    }
   }
 }
 

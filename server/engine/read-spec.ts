@@ -5,6 +5,7 @@
 //   sort    a,-b                        (- means descending)
 // Plain data so delete commands carrying them stay serialisable and deterministic.
 import { invalidRequest } from "./engine-error.js";
+import { clip } from "./clip-text.js";
 
 export type SelectSpec =
   | { mode: "all" }
@@ -107,8 +108,4 @@ export function parseFilter(text: string | undefined): FilterCondition[] {
     pos++;
   }
   return conditions;
-}
-
-function clip(text: string): string {
-  return text.length > 100 ? text.slice(0, 100) + "..." : text;
 }

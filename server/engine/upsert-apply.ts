@@ -10,6 +10,7 @@ import type { UpsertAttribute, UpsertCommand, UpsertEdge, UpsertVertex } from ".
 import { invalidRequest } from "./engine-error.js";
 import type { GraphHandle } from "./engine.js";
 import { edgeConnects, vertexTypeOf } from "./graph-types.js";
+import { clip } from "./clip-text.js";
 
 const OP_SYMBOLS = new Set<string>(Object.values(UPSERT_OP_BY_NAME));
 
@@ -180,8 +181,4 @@ function typeText(t: AttrType): string {
     case "tuple":
       return t.name;
   }
-}
-
-function clip(text: string): string {
-  return text.length > 100 ? text.slice(0, 100) + "..." : text;
 }

@@ -1,72 +1,82 @@
-// Turns a parsed upsert body (interface.md "Upsert": vertices type → id → attribute →
-// {value, op}; edges source type → source id → edge type → target type → target id →
-// attribute → {value, op}) into the items of an UpsertCommand, in body order, keeping items
-// that repeat a key. Only the shape is checked here; names and values are checked against
-// the schema when the command is applied.
-import { isJsonObject, type JsonValue } from "../http/json-body.js";
+// Reads an upsert body (interface.md "Upsert": vertices type → id → attribute → {value, op};
+// edges source type → source id → edge type → target type → target id → attribute →
+// {value, op}) straight into the items of an UpsertCommand, in body order, keeping items that
+// repeat a key. The fixed outer levels are walked as the text is read (no JSON tree is built
+// for bodies of millions of items); only attribute specs are parsed as values. Only the shape
+// is checked here; names and values are checked against the schema when the command applies.
+import { JsonSyntaxError, parseJsonBody, readJsonBody, type JsonParseOptions, type JsonReader, type JsonValue } from "../http/json-body.js";
 import type { UpsertAttribute, UpsertEdge, UpsertVertex } from "./commands.js";
 import { invalidRequest } from "./engine-error.js";
+import { clip } from "./clip-text.js";
 
 export interface UpsertItems {
   vertices: UpsertVertex[];
   edges: UpsertEdge[];
 }
 
-export function upsertItemsFromJson(body: JsonValue): UpsertItems {
-  if (!isJsonObject(body)) throw shapeError("the request body");
-  const top = body;
-  const items: UpsertItems = { vertices: [], edges: [] };
-  for (const [key, value] of top.entries) {
-    if (key === "vertices") readVertices(value, items.vertices);
-    else if (key === "edges") readEdges(value, items.edges);
-    else throw invalidRequest(`Invalid upsert payload: unknown top-level key '${clip(key)}'; only 'vertices' and 'edges' are allowed.`);
+/** Items of an upsert body; JsonSyntaxError for malformed text, EngineError for a wrong shape. */
+export function upsertItemsFromText(text: string, options: JsonParseOptions = {}): UpsertItems {
+  try {
+    return walkBody(text, options);
+  } catch (e) {
+    // A shape error may come before a syntax error further on; malformed text is reported as such.
+    if (!(e instanceof JsonSyntaxError)) parseJsonBody(text, options);
+    throw e;
   }
-  return items;
+}
+
+function walkBody(text: string, options: JsonParseOptions): UpsertItems {
+  return readJsonBody(text, options, (r) => {
+    const items: UpsertItems = { vertices: [], edges: [] };
+    if (!r.atObject()) {
+      r.value(0); // a syntax error in it is reported as such
+      throw shapeError("the request body");
+    }
+    r.entries(1, (key) => {
+      if (key === "vertices") readVertices(r, items.vertices);
+      else if (key === "edges") readEdges(r, items.edges);
+      else throw invalidRequest(`Invalid upsert payload: unknown top-level key '${clip(key)}'; only 'vertices' and 'edges' are allowed.`);
+    });
+    return items;
+  });
 }
 
 // Descriptions of where an item sits are built only when something is wrong: bodies carry
 // millions of items and the happy path must not format a message per item.
 
-function readVertices(value: JsonValue, out: UpsertVertex[]): void {
-  if (!isJsonObject(value)) throw shapeError("'vertices'");
-  for (const [type, ids] of value.entries) {
-    if (!isJsonObject(ids)) throw shapeError(`vertices of type '${clip(type)}'`);
-    for (const [id, attrs] of ids.entries) {
-      const attributes = isEmptyObject(attrs) ? NO_ATTRIBUTES : readAttributes(attrs, () => `vertex '${clip(id)}' of type '${clip(type)}'`);
-      out.push({ type, id, attributes });
-    }
-  }
+function readVertices(r: JsonReader, out: UpsertVertex[]): void {
+  level(r, 2, () => "'vertices'", (type) => {
+    level(r, 3, () => `vertices of type '${clip(type)}'`, (id) => {
+      out.push({ type, id, attributes: readAttributes(r, 4, describeVertex, type, id) });
+    });
+  });
 }
 
-function readEdges(value: JsonValue, out: UpsertEdge[]): void {
-  if (!isJsonObject(value)) throw shapeError("'edges'");
-  for (const [sourceType, sources] of value.entries) {
-    if (!isJsonObject(sources)) throw shapeError(`edges from type '${clip(sourceType)}'`);
-    for (const [sourceId, edgeTypes] of sources.entries) {
-      const from = () => describeSource(sourceType, sourceId);
-      if (!isJsonObject(edgeTypes)) throw shapeError(from());
-      for (const [edgeType, targetTypes] of edgeTypes.entries) {
-        if (!isJsonObject(targetTypes)) throw shapeError(`${from()} of type '${clip(edgeType)}'`);
-        for (const [targetType, targets] of targetTypes.entries) {
-          if (!isJsonObject(targets)) throw shapeError(`${from()} of type '${clip(edgeType)}' to '${clip(targetType)}'`);
-          for (const [targetId, attrs] of targets.entries) {
-            const attributes = isEmptyObject(attrs)
-              ? NO_ATTRIBUTES
-              : readAttributes(attrs, () => `edge ${clip(edgeType)} from ${clip(sourceType)} '${clip(sourceId)}' to ${clip(targetType)} '${clip(targetId)}'`);
-            out.push({ sourceType, sourceId, edgeType, targetType, targetId, attributes });
-          }
-        }
-      }
-    }
-  }
+function readEdges(r: JsonReader, out: UpsertEdge[]): void {
+  level(r, 2, () => "'edges'", (sourceType) => {
+    level(r, 3, () => `edges from type '${clip(sourceType)}'`, (sourceId) => {
+      const from = () => `edges from ${clip(sourceType)} '${clip(sourceId)}'`;
+      level(r, 4, from, (edgeType) => {
+        level(r, 5, () => `${from()} of type '${clip(edgeType)}'`, (targetType) => {
+          level(r, 6, () => `${from()} of type '${clip(edgeType)}' to '${clip(targetType)}'`, (targetId) => {
+            const edge: UpsertEdge = { sourceType, sourceId, edgeType, targetType, targetId, attributes: NO_ATTRIBUTES };
+            edge.attributes = readAttributes(r, 7, describeEdge, edge, undefined);
+            out.push(edge);
+          });
+        });
+      });
+    });
+  });
 }
 
-function describeSource(sourceType: string, sourceId: string): string {
-  return `edges from ${clip(sourceType)} '${clip(sourceId)}'`;
-}
+const describeVertex = (type: string, id: string | undefined) => `vertex '${clip(id!)}' of type '${clip(type)}'`;
+const describeEdge = (e: UpsertEdge) =>
+  `edge ${clip(e.edgeType)} from ${clip(e.sourceType)} '${clip(e.sourceId)}' to ${clip(e.targetType)} '${clip(e.targetId)}'`;
 
-function isEmptyObject(v: JsonValue): boolean {
-  return isJsonObject(v) && v.entries.length === 0;
+/** One fixed level of the body: an object whose every key leads one level deeper. */
+function level(r: JsonReader, depth: number, what: () => string, onKey: (key: string) => void): void {
+  if (!r.atObject()) throw shapeError(what());
+  r.entries(depth, onKey);
 }
 
 function shapeError(what: string): Error {
@@ -75,29 +85,30 @@ function shapeError(what: string): Error {
 
 const NO_ATTRIBUTES: UpsertAttribute[] = [];
 
-function readAttributes(value: JsonValue, where: () => string): UpsertAttribute[] {
-  if (!isJsonObject(value)) throw shapeError(`the attributes of ${where()}`);
-  const entries = value.entries;
-  const attrs: UpsertAttribute[] = [];
-  for (const [name, spec] of entries) {
-    if (!isJsonObject(spec)) {
-      throw invalidRequest(`Invalid upsert payload: attribute '${clip(name)}' of ${where()} must be an object {"value": ..., "op": ...}.`);
+/**
+ * The attribute object of an item: name → {"value": v, "op": o}. Walked, not built: only the
+ * values themselves become JSON values. `describe(a, b)` names the item in error messages.
+ */
+function readAttributes<A, B>(r: JsonReader, depth: number, describe: (a: A, b: B) => string, a: A, b: B): UpsertAttribute[] {
+  if (!r.atObject()) throw shapeError(`the attributes of ${describe(a, b)}`);
+  let attrs = NO_ATTRIBUTES;
+  r.entries(depth, (name) => {
+    if (!r.atObject()) {
+      throw invalidRequest(`Invalid upsert payload: attribute '${clip(name)}' of ${describe(a, b)} must be an object {"value": ..., "op": ...}.`);
     }
     let attrValue: JsonValue | undefined;
     let op = "overwrite";
-    for (const [k, v] of spec.entries) {
+    r.entries(depth + 1, (k) => {
+      const v = r.value(depth + 1);
       if (k === "value") attrValue = v;
       else if (k === "op") {
-        if (typeof v !== "string") throw invalidRequest(`Invalid upsert payload: the op of attribute '${clip(name)}' of ${where()} must be a string.`);
+        if (typeof v !== "string") throw invalidRequest(`Invalid upsert payload: the op of attribute '${clip(name)}' of ${describe(a, b)} must be a string.`);
         op = v;
       }
-    }
-    if (attrValue === undefined) throw invalidRequest(`Invalid upsert payload: attribute '${clip(name)}' of ${where()} has no "value".`);
+    });
+    if (attrValue === undefined) throw invalidRequest(`Invalid upsert payload: attribute '${clip(name)}' of ${describe(a, b)} has no "value".`);
+    if (attrs === NO_ATTRIBUTES) attrs = [];
     attrs.push({ name, value: attrValue, op });
-  }
+  });
   return attrs;
-}
-
-function clip(text: string): string {
-  return text.length > 100 ? text.slice(0, 100) + "..." : text;
 }

@@ -11,6 +11,7 @@ import type { GraphHandle } from "./engine.js";
 import { attrTypeMap, vertexAttributeDefs, vertexTypeOf } from "./graph-types.js";
 import { compileFilter, compileSort, type AttributeSource } from "./read-eval.js";
 import type { FilterCondition, SelectSpec, SortKey } from "./read-spec.js";
+import { clip } from "./clip-text.js";
 
 /** Most items a read returns, with or without `limit`. */
 export const READ_CAP = 10240;
@@ -117,8 +118,4 @@ export function vertexRecord(snapshot: Snapshot, type: VertexType, vid: number, 
     if (v !== undefined) attributes[d.name] = attrValueToJson(v, d.type);
   }
   return { v_id: snapshot.idText(vid), v_type: type.name, attributes };
-}
-
-function clip(text: string): string {
-  return text.length > 100 ? text.slice(0, 100) + "..." : text;
 }

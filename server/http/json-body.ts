@@ -36,18 +36,26 @@ export interface JsonParseOptions {
 export const DEFAULT_MAX_DEPTH = 64;
 
 export function parseJsonBody(text: string, options: JsonParseOptions = {}): JsonValue {
-  const reader = new Reader(text, options.maxDepth ?? DEFAULT_MAX_DEPTH);
+  return readJsonBody(text, options, (reader) => reader.value(0));
+}
+
+/**
+ * Reads a body with `read`, which consumes exactly one JSON value through the reader (for
+ * bodies whose outer levels are walked as they are read, without building a tree).
+ */
+export function readJsonBody<T>(text: string, options: JsonParseOptions, read: (reader: JsonReader) => T): T {
+  const reader = new JsonReader(text, options.maxDepth ?? DEFAULT_MAX_DEPTH);
   reader.skipSpace();
   if (reader.pos >= text.length) reader.fail("Empty body, a JSON value was expected");
-  const value = reader.value(0);
+  const result = read(reader);
   reader.skipSpace();
   if (reader.pos < text.length) reader.fail("Unexpected text after the JSON value");
-  return value;
+  return result;
 }
 
 const SAFE_DIGITS = 15; // integers with at most 15 digits are always exact as JS numbers
 
-class Reader {
+export class JsonReader {
   pos = 0;
   constructor(
     readonly text: string,
@@ -97,6 +105,46 @@ class Reader {
         if (c === 45 || (c >= 48 && c <= 57)) return this.number();
         if (Number.isNaN(c)) this.fail("Unexpected end of body");
         return this.fail(`Unexpected character ${describeChar(this.text, this.pos)}`);
+    }
+  }
+
+  /** Whether the next value is an object (after white space). */
+  atObject(): boolean {
+    this.skipSpace();
+    return this.text.charCodeAt(this.pos) === 123;
+  }
+
+  /**
+   * Walks the object at the current position (the caller checked atObject()) without
+   * building it: `onEntry` is called with each key and must consume that key's value
+   * (with value(), or entries() again one level deeper).
+   */
+  entries(depth: number, onEntry: (key: string) => void): void {
+    if (depth > this.maxDepth) this.fail(`JSON nesting deeper than ${this.maxDepth} levels`);
+    this.pos++;
+    this.skipSpace();
+    if (this.text.charCodeAt(this.pos) === 125) {
+      this.pos++;
+      return;
+    }
+    for (;;) {
+      if (this.text.charCodeAt(this.pos) !== 34) this.expected("a string key");
+      const key = this.string();
+      this.skipSpace();
+      if (this.text.charCodeAt(this.pos) !== 58) this.expected("':'");
+      this.pos++;
+      this.skipSpace();
+      onEntry(key);
+      this.skipSpace();
+      const c = this.text.charCodeAt(this.pos);
+      this.pos++;
+      if (c === 44) {
+        this.skipSpace();
+        continue;
+      }
+      if (c === 125) return;
+      this.pos--;
+      this.expected("',' or '}'");
     }
   }
 

@@ -163,11 +163,6 @@ export interface UsingOptions {
   vertexMustExist?: boolean;
 }
 
-/** Statement kinds that read a source, with the source and its USING. */
-export function statementSource(s: PlanStatement): PlanSource {
-  return s.source;
-}
-
 /** The variable name a literal `LOAD "path"` gets, counting from 0 in job order (§7.1). */
 export function literalFileVariable(n: number): string {
   return `__GSQL_FILENAME_${n}__`;

@@ -15,8 +15,11 @@ export interface AttributeWrite {
   op: WriteOp;
 }
 
-/** A vertex id: STRING ids are strings; INT/UINT a number when it is a safe integer, else bigint; DATETIME epoch seconds. */
-export type VertexId = string | bigint | number;
+/**
+ * A vertex id: STRING ids are strings; INT/UINT a number when it is a safe integer, else
+ * bigint; DATETIME epoch seconds; a composite PRIMARY KEY the array of its key values.
+ */
+export type VertexId = string | bigint | number | AttrValue[];
 
 export interface VertexWrite {
   /** Vertex type key. */

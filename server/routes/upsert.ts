@@ -1,9 +1,9 @@
-// POST /graph/{g}: the upsert endpoint. The body is read with a size cap, parsed keeping
-// duplicate keys and exact integers, shaped into an upsert command and applied atomically.
+// POST /graph/{g}: the upsert endpoint. The body is read with a size cap and read straight
+// into an upsert command (duplicate keys kept, exact integers), then applied atomically.
 import type Router from "@koa/router";
 import type { RestServices } from "../rest-services.js";
-import { upsertItemsFromJson } from "../engine/upsert-body.js";
-import { readJsonBody } from "../http/json-request.js";
+import { upsertItemsFromText } from "../engine/upsert-body.js";
+import { readBodyAs } from "../http/json-request.js";
 import { sendResults } from "../http/respond.js";
 import { addEndpoint, param } from "./endpoint-route.js";
 import { requestGraph } from "./graph-context.js";
@@ -12,8 +12,7 @@ export function registerUpsert(router: Router, services: RestServices): void {
   const { engine } = services;
   addEndpoint(router, services, "POST /graph/{graph_name}", async (ctx, params) => {
     const graph = requestGraph(ctx, engine, params);
-    const body = await readJsonBody(ctx, services.limits);
-    const items = upsertItemsFromJson(body);
+    const items = await readBodyAs(ctx, services.limits, upsertItemsFromText);
     const outcome = engine.apply({
       kind: "upsert",
       graph: graph.name,

@@ -1,9 +1,12 @@
 // Front-end bench (not a test): parse + AST time, warm, for a 300-line query file and for a
-// file of 50 queries, with the machine's details. Run: `node dist/tools/bench/frontend.js [--json]`.
-// The inputs are generated from query shapes written here, so the figures do not depend on
-// test files.
-import { cpus, loadavg, totalmem } from "node:os";
+// file of 50 queries, with the machine's details. Part of `npm run bench` (suite "frontend");
+// alone: `node dist/tools/bench/frontend.js [--json]`. The inputs are generated from query
+// shapes written here, so the figures do not depend on test files. Wall time and process CPU
+// time are both reported: on a shared machine the CPU figure is the steadier one.
+import { loadavg } from "node:os";
 import { analyzeSource } from "../../compiler/front-end.js";
+import { machineInfo } from "./machine.js";
+import type { BenchSuite } from "./run.js";
 import { parse } from "../../compiler/parse/parse.js";
 import { DiagnosticLog } from "../../compiler/diagnostics/diagnostic-log.js";
 
@@ -59,6 +62,8 @@ interface Timing {
   minMs: number;
   medianMs: number;
   meanMs: number;
+  /** Median process CPU time per run (user + system). */
+  medianCpuMs: number;
 }
 
 function time(name: string, text: string, runs: number): Timing {
@@ -68,29 +73,43 @@ function time(name: string, text: string, runs: number): Timing {
   }
   for (let i = 0; i < 5; i++) analyzeSource(text, name, { astOnly: true });
   const samples: number[] = [];
+  const cpuSamples: number[] = [];
   for (let i = 0; i < runs; i++) {
+    const cpu = process.cpuUsage();
     const start = process.hrtime.bigint();
     analyzeSource(text, name, { astOnly: true });
     samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+    const used = process.cpuUsage(cpu);
+    cpuSamples.push((used.user + used.system) / 1000);
   }
   samples.sort((a, b) => a - b);
+  cpuSamples.sort((a, b) => a - b);
   return {
     name, lines: text.split("\n").length, bytes: Buffer.byteLength(text), runs,
     minMs: samples[0]!, medianMs: samples[Math.floor(runs / 2)]!, meanMs: samples.reduce((a, b) => a + b, 0) / runs,
+    medianCpuMs: cpuSamples[Math.floor(runs / 2)]!,
   };
 }
 
 export function runFrontendBench(runs = 30): { machine: Record<string, unknown>; results: Timing[] } {
   // Warm the parser once: the first parse in a process builds ANTLR's prediction caches.
   analyzeSource(manyQueries(2), "warm.gsql", { astOnly: true });
-  const results = [time("300-line query", longQuery(300), runs), time("50 queries", manyQueries(50), Math.max(5, runs / 3))];
-  const cpu = cpus()[0];
-  const machine = {
-    cpu: cpu?.model ?? "unknown", cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30),
-    node: process.version, platform: `${process.platform}-${process.arch}`, loadAverage: loadavg().map((l) => l.toFixed(2)).join(" "),
-  };
-  return { machine, results };
+  const results = [time("300-line query", longQuery(300), runs), time("50 queries", manyQueries(50), Math.max(5, Math.round(runs / 3)))];
+  return { machine: { ...machineInfo(), loadAverage: loadavg().map((l) => l.toFixed(2)).join(" ") }, results };
 }
+
+/** The `npm run bench` suite. */
+export const suite: BenchSuite = {
+  name: "frontend",
+  description: "parse + AST, warm: a 300-line query file and a file of 50 queries",
+  async run(report) {
+    const { machine, results } = runFrontendBench(30);
+    report.note(`load average ${machine.loadAverage}`);
+    for (const r of results) {
+      report.line(`${r.name} (${r.lines} lines) median`, r.medianMs, "ms", `min ${r.minMs.toFixed(2)} ms, CPU median ${r.medianCpuMs.toFixed(2)} ms`);
+    }
+  },
+};
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const report = runFrontendBench(Number(process.env.BENCH_RUNS ?? 30));
@@ -98,10 +117,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     process.stdout.write(JSON.stringify(report, null, 2) + "\n");
   } else {
     const m = report.machine;
-    process.stdout.write(`GSQL front end (parse + AST), warm\nmachine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, node ${m.node}, load ${m.loadAverage}\n`);
+    process.stdout.write(`GSQL front end (parse + AST), warm\nmachine: ${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB, ` +
+      `node ${m.node}, load ${m.loadAverage}\n`);
     for (const r of report.results) {
       process.stdout.write(`  ${r.name.padEnd(16)} ${String(r.lines).padStart(5)} lines ${String(r.bytes).padStart(7)} bytes` +
-        `  min ${r.minMs.toFixed(2)} ms  median ${r.medianMs.toFixed(2)} ms  mean ${r.meanMs.toFixed(2)} ms  (${r.runs} runs)\n`);
+        `  min ${r.minMs.toFixed(2)} ms  median ${r.medianMs.toFixed(2)} ms  mean ${r.meanMs.toFixed(2)} ms` +
+        `  CPU median ${r.medianCpuMs.toFixed(2)} ms  (${r.runs} runs)\n`);
     }
   }
 }

@@ -5,9 +5,10 @@
 // the engine), endpoints created on the fly. Kuzu: COPY of the vertex file, then COPY of
 // the edge file into a REL table (Kuzu needs its nodes first); both times are reported.
 import { rmSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BenchReport, BenchSuite } from "./run.js";
+import { importPeer } from "./peer-import.js";
 import { ensureLoadCsv } from "./data/load-csv.js";
 import type { DatabaseSchema } from "../../runtime-wasm/schema/types.js";
 import type { LoadingJobPlan } from "../../server/loading/plan.js";
@@ -45,8 +46,11 @@ export const suite: BenchSuite = {
   async run(report: BenchReport) {
     const files = await ensureLoadCsv(EDGES, SCALE);
     report.note(`data: ${files.edges} (${(files.bytes / 2 ** 20).toFixed(1)} MiB)`);
+    // Both systems share the machine with whatever else runs: the load average tells how busy it was.
+    report.note(`load average before: ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
     const ours = await measureOurs(files.edges, report);
     const kuzu = await measureKuzu(files.vertices, files.edges, report);
+    report.note(`load average after: ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
     if (ours && kuzu) {
       // ratio() prints peer/ours: with times, above 1 means we load faster.
       report.ratio("load time (speed-up) vs Kuzu edge COPY", EDGES / ours, EDGES / kuzu.edgesPerSecond, "kuzu");
@@ -79,11 +83,9 @@ async function measureOurs(path: string, report: BenchReport): Promise<number | 
 }
 
 async function measureKuzu(verticesPath: string, edgesPath: string, report: BenchReport): Promise<{ edgesPerSecond: number; totalPerSecond: number } | undefined> {
-  let kuzu: typeof import("kuzu");
-  try {
-    kuzu = (await import("kuzu")).default as unknown as typeof import("kuzu");
-  } catch {
-    report.note("kuzu is not installed (npm devDependency): no peer figure");
+  const kuzu = await importPeer("kuzu");
+  if (!kuzu) {
+    report.note("kuzu is not installed (npm run bench:peers): no peer figure");
     return undefined;
   }
   const dir = mkdtempSync(join(tmpdir(), "wasmgraph-kuzu-"));

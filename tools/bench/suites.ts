@@ -3,5 +3,7 @@
 import { registerSuite } from "./run.js";
 
 registerSuite(async () => (await import("./bind.js")).suite);
+registerSuite(async () => (await import("./store.js")).suite);
 registerSuite(async () => (await import("./rest.js")).suite);
+registerSuite(async () => (await import("./frontend.js")).suite);
 registerSuite(async () => (await import("./load.js")).suite);

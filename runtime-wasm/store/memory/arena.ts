@@ -93,16 +93,16 @@ export class Arena {
   }
 
   /**
-   * Make sure `bytes` more can be allocated above `top`, keeping a headroom below the maximum
-   * so that a mutation refused here never fails half-way for want of memory.
+   * Refuse a mutation that may need `bytes` more than the memory's maximum allows (keeping a
+   * headroom for estimates that fall short), so that none fails half-way for want of memory.
+   * The memory itself grows lazily, as allocations need it.
    */
   reserve(bytes: number): void {
     const limit = Math.min(this.maximumPages, MAX_PAGES) * WASM_PAGE_BYTES;
     const headroom = Math.min(256 << 20, limit / 16);
-    if (this.top + bytes + headroom > limit) {
+    if (this.top - this.freeBytes + bytes + headroom > limit) {
       throw new StoreError("OUT_OF_MEMORY", `the change needs about ${bytes} bytes more than the store's memory maximum allows`);
     }
-    this.ensureCapacity(this.top + alignUp(bytes));
   }
 
   private ensureCapacity(end: number): void {
@@ -113,8 +113,8 @@ export class Arena {
     if (neededPages > limit) {
       throw new StoreError("OUT_OF_MEMORY", `the graph needs ${neededPages} pages of memory, above the maximum of ${limit}`);
     }
-    // Grow by at least an eighth so that a stream of small batches does not grow page by page.
-    const target = Math.min(limit, Math.max(neededPages, currentPages + Math.ceil(currentPages / 8)));
+    // Grow by at least 1/32 (and 1 MiB) so that a stream of small batches does not grow page by page.
+    const target = Math.min(limit, Math.max(neededPages, currentPages + Math.max(16, Math.ceil(currentPages / 32))));
     this.memory.grow(target - currentPages);
     this.refresh();
   }

@@ -47,11 +47,15 @@ export class Space {
     return { addr, bytes, createdAt: this.working };
   }
 
-  /** Give a region up: freed now if no published version saw it, else when no pin needs it. */
+  /**
+   * Give a region up: freed now when no pinned version can reach it (the published version
+   * being superseded is never read again once this mutation publishes, and mutations cannot
+   * fail after validation), else once no pin needs it.
+   */
   release(region: Region | null | undefined): void {
     if (!region) return;
     this.liveBytes -= region.bytes;
-    if (region.createdAt === this.working) {
+    if (!this.frozen(region)) {
       this.arena.free(region.addr, region.bytes);
       return;
     }

@@ -2,9 +2,10 @@
 // whether an earlier item creates it. Planning asks; applying creates. Only vertices new to
 // the store are remembered here (existing ones are found by their id hash, which is cheaper
 // than a JS Map for the many distinct ids of a large batch).
-import type { AttrValue } from "../../schema/types.js";
+import type { ExternalId } from "../api.js";
 import type { VertexTable } from "../tables/vertex-table.js";
 import type { IdKey } from "../values/ids.js";
+import { keyValues } from "./plan-writes.js";
 
 /** An earlier item of the batch creates the vertex. */
 export const CREATED = -1;
@@ -33,12 +34,12 @@ export class BatchVertices {
   }
 
   /** Apply phase: the vertex's local slot, creating it (with defaults) the first time. */
-  slotFor(table: VertexTable, key: IdKey, keyValues: () => AttrValue[] | undefined): number {
+  slotFor(table: VertexTable, key: IdKey, raw: ExternalId): number {
     const map = this.mapOf(table);
     const known = map.get(key);
     this.justCreated = known === undefined || known < 0;
     if (!this.justCreated) return known!;
-    const local = table.create(key, keyValues());
+    const local = table.create(key, keyValues(table, raw, key));
     map.set(key, local);
     this.createdCount++;
     return local;

@@ -14,14 +14,18 @@ interface Chunk {
   used: number;
   /** Bytes of list capacity still owned by lists. */
   live: number;
+  /** Unique per chunk ever made, so a hole can tell whether its chunk is still the same. */
+  serial: number;
 }
+
+let chunkSerial = 0;
 
 const MIN_CHUNK = 4 * 1024;
 const MAX_CHUNK = 4 * 1024 * 1024;
 /** Lists above this many bytes get a chunk of their own. */
 const OWN_CHUNK = 64 * 1024;
 /** Lists longer than this are found through the key index rather than scanned. */
-export const SCAN_LIMIT = 96;
+export const SCAN_LIMIT = 32;
 /** Host metadata per slot: [capacity, chunk id | INDEXED]; chunk id NO_CHUNK when the slot has no list. */
 const NO_CHUNK = 0x3fffffff;
 const CHUNK_MASK = 0x3fffffff;
@@ -37,6 +41,8 @@ export class Adjacency {
   private meta = new Int32Array(0);
   private chunks: (Chunk | null)[] = [];
   private freeChunkIds: number[] = [];
+  /** Reusable holes by size class (see classSize): triples [address, chunk id, chunk serial]. */
+  private holes: number[][] = [];
   private current = -1;
   entryCount = 0;
   /** Bytes in chunks no longer owned by any list. */
@@ -81,7 +87,7 @@ export class Adjacency {
     if (local >= this.slots) this.ensureSlots(local + 1);
     const head = (this.heads!.addr >>> 2) + local * 2;
     const deg = this.space.arena.u32[head + 1];
-    if (deg === this.meta[local * 2]) this.relocate(local, deg, deg < 4 ? deg + 2 : deg * 2);
+    if (deg === this.meta[local * 2]) this.relocate(local, deg, deg + 1);
     this.heads = this.space.writable(this.heads!);
     const u32 = this.space.arena.u32;
     const h = (this.heads.addr >>> 2) + local * 2;
@@ -141,12 +147,18 @@ export class Adjacency {
     if (removed === 0) return 0;
     const kept = deg - removed;
     if (kept === 0) this.dropList(local);
-    else {
-      // A list a pinned version may read is copied without the removed entries; else shifted in place.
-      const frozen = this.space.frozen(this.chunks[this.meta[local * 2 + 1] & CHUNK_MASK]!.region);
-      const to = frozen ? this.copyOut(local, kept) : from;
+    else if (this.space.frozen(this.chunks[this.meta[local * 2 + 1] & CHUNK_MASK]!.region)) {
+      // A list a pinned version may read is copied without the removed entries.
+      const oldChunk = this.meta[local * 2 + 1] & CHUNK_MASK;
+      const oldBytes = this.meta[local * 2] * this.entryBytes;
+      const { addr, chunk, capacity } = this.allocList(kept);
       let n = 0;
-      for (let i = 0; i < deg; i++) if (marks[i] === 0) this.copyEntry(from + i * words, to + n++ * words);
+      for (let i = 0; i < deg; i++) if (marks[i] === 0) this.copyEntry(from + i * words, (addr >>> 2) + n++ * words);
+      this.setList(local, addr, capacity, chunk);
+      this.freeSpace(oldChunk, from * 4, oldBytes);
+    } else {
+      let n = 0;
+      for (let i = 0; i < deg; i++) if (marks[i] === 0) this.copyEntry(from + i * words, from + n++ * words);
     }
     this.setDegree(local, kept);
     this.entryCount -= removed;
@@ -211,8 +223,9 @@ export class Adjacency {
       p += bytes;
     }
     for (const chunk of this.chunks) if (chunk) this.space.release(chunk.region);
-    this.chunks = [{ region: target, used: total, live: total }];
+    this.chunks = [{ region: target, used: total, live: total, serial: ++chunkSerial }];
     this.freeChunkIds = [];
+    this.holes = [];
     this.current = -1;
     this.garbage = 0;
     this.chunkBytes = total;
@@ -225,6 +238,7 @@ export class Adjacency {
     for (const chunk of this.chunks) if (chunk) this.space.release(chunk.region);
     for (const r of [this.heads, this.header]) this.space.release(r);
     this.chunks = [];
+    this.holes = [];
     this.heads = this.header = null;
     this.meta = new Int32Array(0);
     this.slots = 0;
@@ -252,7 +266,7 @@ export class Adjacency {
       p += deg * this.entryBytes;
       count += deg;
     }
-    this.chunks = [{ region, used: total, live: total }];
+    this.chunks = [{ region, used: total, live: total, serial: ++chunkSerial }];
     this.chunkBytes = total;
     this.entryCount = count;
     this.dirty = true;
@@ -275,20 +289,6 @@ export class Adjacency {
     if (this.entryWords === 2) u32[toWord + 1] = u32[fromWord + 1];
   }
 
-  /**
-   * Give `local` fresh space of `capacity` entries for a filtered copy; returns its word index.
-   * The old space stays readable until the caller has copied out of it (its chunk is only
-   * released to the Space, which frees it when no pinned version needs it).
-   */
-  private copyOut(local: number, capacity: number): number {
-    const oldChunk = this.meta[local * 2 + 1] & CHUNK_MASK;
-    const oldBytes = this.meta[local * 2] * this.entryBytes;
-    const { addr, chunk } = this.allocList(capacity);
-    this.setList(local, addr, capacity, chunk);
-    this.freeSpace(oldChunk, oldBytes);
-    return addr >>> 2;
-  }
-
   private markBuffer = new Uint8Array(64);
 
   private marks(count: number): Uint8Array {
@@ -296,13 +296,15 @@ export class Adjacency {
     return this.markBuffer;
   }
 
-  /** Move `local`'s list to new space of `capacity` entries, keeping its `deg` entries. */
+  /** Move `local`'s list to new space of at least `capacity` entries, keeping its `deg` entries. */
   private relocate(local: number, deg: number, capacity: number): void {
-    const { addr, chunk } = this.allocList(capacity);
     const old = this.listAddress(local);
+    const oldChunk = this.meta[local * 2 + 1] & CHUNK_MASK;
+    const oldBytes = this.meta[local * 2] * this.entryBytes;
+    const { addr, chunk, capacity: granted } = this.allocList(capacity);
     if (deg > 0) this.space.arena.u8.copyWithin(addr, old, old + deg * this.entryBytes);
-    if (old !== 0) this.freeSpace(this.meta[local * 2 + 1] & CHUNK_MASK, this.meta[local * 2] * this.entryBytes);
-    this.setList(local, addr, capacity, chunk);
+    this.setList(local, addr, granted, chunk);
+    if (old !== 0) this.freeSpace(oldChunk, old, oldBytes);
   }
 
   private setList(local: number, addr: number, capacity: number, chunk: number): void {
@@ -313,18 +315,36 @@ export class Adjacency {
   }
 
   private dropList(local: number): void {
-    if (this.listAddress(local) === 0) return;
-    this.freeSpace(this.meta[local * 2 + 1] & CHUNK_MASK, this.meta[local * 2] * this.entryBytes);
+    const addr = this.listAddress(local);
+    if (addr === 0) return;
+    const chunk = this.meta[local * 2 + 1] & CHUNK_MASK;
+    const bytes = this.meta[local * 2] * this.entryBytes;
     this.setList(local, 0, 0, NO_CHUNK);
+    this.freeSpace(chunk, addr, bytes);
   }
 
-  private allocList(capacity: number): { addr: number; chunk: number } {
-    const bytes = capacity * this.entryBytes;
-    if (bytes > OWN_CHUNK) {
+  /** Space for a list of at least `capacity` entries: small lists get a size class (from a hole if one is free). */
+  private allocList(capacity: number): { addr: number; chunk: number; capacity: number } {
+    if (capacity * this.entryBytes > OWN_CHUNK) {
+      const bytes = capacity * this.entryBytes;
       const id = this.addChunk(bytes);
       const chunk = this.chunks[id]!;
       chunk.used = chunk.live = bytes;
-      return { addr: chunk.region.addr, chunk: id };
+      return { addr: chunk.region.addr, chunk: id, capacity };
+    }
+    const sizeClass = classFor(capacity);
+    const granted = classSize(sizeClass);
+    const bytes = granted * this.entryBytes;
+    const holes = this.holes[sizeClass];
+    while (holes && holes.length > 0) {
+      const serial = holes.pop()!;
+      const id = holes.pop()!;
+      const addr = holes.pop()!;
+      const chunk = this.chunks[id];
+      if (!chunk || chunk.serial !== serial) continue;
+      chunk.live += bytes;
+      this.garbage -= bytes;
+      return { addr, chunk: id, capacity: granted };
     }
     let current = this.current >= 0 ? this.chunks[this.current] : null;
     if (!current || current.used + bytes > current.region.bytes) {
@@ -336,12 +356,12 @@ export class Adjacency {
     const addr = current.region.addr + current.used;
     current.used += bytes;
     current.live += bytes;
-    return { addr, chunk: this.current };
+    return { addr, chunk: this.current, capacity: granted };
   }
 
   private addChunk(bytes: number): number {
     const region = this.space.allocate(Math.ceil(bytes / 8) * 8, false);
-    const chunk: Chunk = { region, used: 0, live: 0 };
+    const chunk: Chunk = { region, used: 0, live: 0, serial: ++chunkSerial };
     this.chunkBytes += region.bytes;
     const id = this.freeChunkIds.pop();
     if (id !== undefined) {
@@ -352,10 +372,14 @@ export class Adjacency {
     return this.chunks.length - 1;
   }
 
-  private freeSpace(id: number, bytes: number): void {
+  /** Give up list space at `addr`; in a chunk no pinned version can read, it becomes a reusable hole. */
+  private freeSpace(id: number, addr: number, bytes: number): void {
     const chunk = this.chunks[id]!;
     chunk.live -= bytes;
     this.garbage += bytes;
+    if (chunk.live > 0 && bytes <= OWN_CHUNK && !this.space.frozen(chunk.region)) {
+      (this.holes[classWithin(bytes / this.entryBytes)] ??= []).push(addr, id, chunk.serial);
+    }
     this.releaseIfDead(id);
   }
 
@@ -368,4 +392,22 @@ export class Adjacency {
     this.chunks[id] = null;
     this.freeChunkIds.push(id);
   }
+}
+
+// List sizes are powers of two: a list moves O(log degree) times as it grows, and the space it
+// leaves is a hole of a class the lists growing behind it can reuse.
+
+/** Entries of size class `c`. */
+function classSize(c: number): number {
+  return 1 << c;
+}
+
+/** The smallest class holding `capacity` entries. */
+function classFor(capacity: number): number {
+  return 32 - Math.clz32(Math.max(2, capacity) - 1);
+}
+
+/** The largest class that fits in `entries` (for holes). */
+function classWithin(entries: number): number {
+  return 31 - Math.clz32(entries);
 }

@@ -160,7 +160,7 @@ export class VertexTable {
       this.slotCount++;
     }
     // Make room in the id hash first: a rehash re-inserts every live slot, and this one is not live yet.
-    if ((this.hashUsed + 1) * 5 > this.hashCapacity * 3) this.rehash();
+    if ((this.hashUsed + 1) * 4 > this.hashCapacity * 3) this.rehash();
     const { space, arena } = this.ctx;
     this.alive = space.writable(this.alive!);
     arena.u8[this.alive.addr + (local >>> 3)] |= 1 << (local & 7);
@@ -381,8 +381,9 @@ export class VertexTable {
 
   /** Rebuild the hash at a size fitting the live vertices (drops tombstones). */
   rehash(): void {
+    // Load after a rehash stays below 0.7; the table grows again at 0.75 (entries are 12 bytes).
     let capacity = MIN_HASH;
-    while (capacity < (this.liveCount + 1) * 2) capacity *= 2;
+    while (capacity * 0.7 < this.liveCount + 1) capacity *= 2;
     this.hashReset(capacity);
     for (let local = 0; local < this.slotCount; local++) if (this.isAlive(local)) this.placeEntry(local);
   }

@@ -8,11 +8,11 @@ import { LoadError } from "../errors.js";
 import { INVALID, WRONG_LENGTH, scalarConverter } from "../functions/convert.js";
 import { compileCondition } from "../functions/where.js";
 import type { ObjectStatistics } from "../statistics.js";
-import type { LoadBatch } from "../sink.js";
+import type { LoadBatch, VertexId } from "../sink.js";
 import { EmitOutcome } from "./destinations.js";
-import { NO_ID, idConverter, type IdConverter } from "./ids.js";
+import { NO_ID, compileIdToken, idConverter, type IdConverter, type IdToken } from "./ids.js";
 import { compileToken } from "./tokens.js";
-import type { ColumnResolver, Row, TokenGetter } from "./row.js";
+import type { ColumnResolver, Row } from "./row.js";
 
 export interface DeleteEmitter {
   group: "deleteVertex" | "deleteEdge";
@@ -25,8 +25,8 @@ export function compileDelete(s: DeleteStatement, view: GraphView, columns: Colu
   if (s.kind === "delete_vertex") {
     const vt = view.vertexType(s.type);
     if (!vt) throw new LoadError(`Vertex type ${s.type} does not exist in graph ${view.graph.name}.`, s.line);
-    const token = compileToken(s.id, columns);
-    const toId = idConverter(vt.primaryId.type);
+    const token = compileIdToken(s.id, columns);
+    const toId = idConverter(vt);
     const type = vt.key;
     return {
       group: "deleteVertex",
@@ -57,7 +57,7 @@ export function compileDelete(s: DeleteStatement, view: GraphView, columns: Colu
       const fromId = from.id(from.token(row));
       if (fromId === NO_ID) return count(stats, "noIdFound");
       if (fromId === INVALID) return count(stats, "invalidPrimaryId");
-      let toRef: { type: string; id: string | bigint | number } | undefined;
+      let toRef: { type: string; id: VertexId } | undefined;
       if (to) {
         const toId = to.id(to.token(row));
         if (toId === NO_ID) return count(stats, "noIdFound");
@@ -96,9 +96,9 @@ function endpointType(e: EndpointExpr, candidates: string[] | undefined, view: G
   return unique[0]!;
 }
 
-function endpoint(e: EndpointExpr, type: string, view: GraphView, columns: ColumnResolver): { type: string; token: TokenGetter; id: IdConverter } {
+function endpoint(e: EndpointExpr, type: string, view: GraphView, columns: ColumnResolver): { type: string; token: (row: Row) => IdToken; id: IdConverter } {
   const vt = view.vertexType(type)!;
-  return { type: vt.key, token: compileToken(e.id, columns), id: idConverter(vt.primaryId.type) };
+  return { type: vt.key, token: compileIdToken(e.id, columns), id: idConverter(vt) };
 }
 
 function compileDiscriminator(

@@ -10,9 +10,9 @@ import { compileCondition } from "../functions/where.js";
 import type { LoadBatch, AttributeWrite, VertexId } from "../sink.js";
 import type { ObjectStatistics } from "../statistics.js";
 import { SKIP, compileAttribute, type CompiledAttribute } from "./attributes.js";
-import { NO_ID, idConverter, type IdConverter } from "./ids.js";
+import { NO_ID, compileIdToken, idConverter, type IdConverter, type IdToken } from "./ids.js";
 import { compileToken } from "./tokens.js";
-import type { ColumnResolver, Row, TokenGetter } from "./row.js";
+import type { ColumnResolver, Row } from "./row.js";
 
 /** What happened to one destination on one line. */
 export const enum EmitOutcome {
@@ -30,15 +30,26 @@ export interface Emitter {
 export function compileVertexDestination(d: VertexDestination, view: GraphView, columns: ColumnResolver, using: ResolvedUsing): Emitter {
   const vt = view.vertexType(d.type);
   if (!vt) throw new LoadError(`Vertex type ${d.type} does not exist in graph ${view.graph.name}.`);
-  if (vt.compositeKey) throw new LoadError(`Loading the composite-key vertex type ${vt.name} is not supported yet.`);
-  const expected = 1 + vt.attributes.length;
+  const composite = vt.compositeKey !== undefined && vt.compositeKey.length > 0;
+  const expected = (composite ? 0 : 1) + vt.attributes.length;
   if (d.values.length !== expected) {
-    throw new LoadError(`TO VERTEX ${vt.name} needs ${expected} values (the primary id and ${vt.attributes.length} attributes), got ${d.values.length}.`);
+    const what = composite ? `its ${vt.attributes.length} attributes, key attributes included` : `the primary id and ${vt.attributes.length} attributes`;
+    throw new LoadError(`TO VERTEX ${vt.name} needs ${expected} values (${what}), got ${d.values.length}.`);
   }
-  if (d.values[0]!.kind === "skip") throw new LoadError(`The primary id of ${vt.name} cannot be '_'.`);
-  const idToken = compileToken(d.values[0]!, columns);
-  const toId = idConverter(vt.primaryId.type);
-  const attributes = compileAttributes(vt, d.values.slice(1), columns, view);
+  let idToken: (row: Row) => IdToken;
+  let attributes: CompiledAttribute[];
+  if (composite) {
+    // The key attributes form the id; the store keeps them as attributes of the vertex.
+    const keyValues = vt.compositeKey!.map((name) => d.values[vt.attributes.findIndex((a) => a.name === name)]!);
+    if (keyValues.some((v) => v === undefined || v.kind === "skip")) throw new LoadError(`The key attributes of ${vt.name} cannot be '_'.`);
+    idToken = compileIdToken({ kind: "composite", parts: keyValues }, columns);
+    attributes = compileAttributes(vt, d.values, columns, view).filter((a) => !vt.compositeKey!.includes(a.name));
+  } else {
+    if (d.values[0]!.kind === "skip") throw new LoadError(`The primary id of ${vt.name} cannot be '_'.`);
+    idToken = compileIdToken(d.values[0]!, columns);
+    attributes = compileAttributes(vt, d.values.slice(1), columns, view);
+  }
+  const toId = idConverter(vt);
   const where = d.where ? compileCondition(d.where, (e) => compileToken(e, columns)) : undefined;
   const newVertexOnly = using.newVertexOnly;
   const type = vt.key;
@@ -141,8 +152,8 @@ interface ResolvedPair {
 }
 
 interface CompiledEndpoints {
-  fromToken: TokenGetter;
-  toToken: TokenGetter;
+  fromToken: (row: Row) => IdToken;
+  toToken: (row: Row) => IdToken;
   /** The endpoint types of this row's edge, or undefined when they name no pair of the edge type. */
   types(row: Row): ResolvedPair | undefined;
 }
@@ -156,8 +167,8 @@ function compileEndpoints(et: EdgeType, from: EndpointExpr, to: EndpointExpr, vi
   for (const [end, e] of [["FROM", from], ["TO", to]] as const) {
     if (e.id.kind === "skip") throw new LoadError(`The ${end} id of ${et.name} cannot be '_'.`);
   }
-  const fromToken = compileToken(from.id, columns);
-  const toToken = compileToken(to.id, columns);
+  const fromToken = compileIdToken(from.id, columns);
+  const toToken = compileIdToken(to.id, columns);
   const pairs = et.directed ? et.pairs : [...et.pairs, ...et.pairs.map((p) => ({ from: p.to, to: p.from }))];
   const cache = new Map<string, ResolvedPair | undefined>();
   const resolve = (f: string | undefined, t: string | undefined): ResolvedPair | undefined => {
@@ -170,7 +181,7 @@ function compileEndpoints(et: EdgeType, from: EndpointExpr, to: EndpointExpr, vi
       const p = [...unique.values()][0]!;
       const fv = view.vertexType(p.from);
       const tv = view.vertexType(p.to);
-      if (fv && tv) result = { from: fv.key, to: tv.key, fromId: idConverter(fv.primaryId.type), toId: idConverter(tv.primaryId.type) };
+      if (fv && tv) result = { from: fv.key, to: tv.key, fromId: idConverter(fv), toId: idConverter(tv) };
     }
     if (cache.size < 1024) cache.set(key, result);
     return result;

@@ -1,17 +1,59 @@
 // Vertex ids from tokens, by the vertex type's PRIMARY_ID type. An empty or absent token is
-// "no id found"; one that does not parse (or a STRING id over 16384 bytes) is invalid.
-import type { PrimaryIdType } from "../../../runtime-wasm/schema/types.js";
-import { INVALID, parseDatetimeToken, parseIntToken, parseUintToken } from "../functions/convert.js";
+// "no id found"; one that does not parse (or a STRING id over 16384 bytes) is invalid. A
+// composite PRIMARY KEY id is the array of its key attributes' values, from a tuple of
+// tokens `($"a", $"b")`.
+import type { AttrValue, PrimaryIdType, VertexType } from "../../../runtime-wasm/schema/types.js";
+import type { ValueExpr } from "../plan.js";
+import { LoadError } from "../errors.js";
+import { INVALID, WRONG_LENGTH, parseDatetimeToken, parseIntToken, parseUintToken, scalarConverter } from "../functions/convert.js";
 import type { VertexId } from "../sink.js";
+import { compileToken } from "./tokens.js";
+import type { ColumnResolver, Row } from "./row.js";
 
 export const NO_ID: unique symbol = Symbol("no id");
 export type IdResult = VertexId | typeof NO_ID | typeof INVALID;
 
 const MAX_KEY_BYTES = 16384;
 
-export type IdConverter = (token: string | undefined) => IdResult;
+/** One token, or the tokens of a composite id. */
+export type IdToken = string | undefined | (string | undefined)[];
+export type IdConverter = (token: IdToken) => IdResult;
 
-export function idConverter(type: PrimaryIdType): IdConverter {
+/** The id getter of an id expression: a token, or a tuple of tokens for a composite key. */
+export function compileIdToken(expr: ValueExpr, columns: ColumnResolver): (row: Row) => IdToken {
+  if (expr.kind !== "composite") return compileToken(expr, columns);
+  const parts = expr.parts.map((p) => compileToken(p, columns));
+  return (row) => parts.map((p) => p(row));
+}
+
+export function idConverter(vt: VertexType): IdConverter {
+  if (vt.compositeKey && vt.compositeKey.length > 0) return compositeIdConverter(vt);
+  const single = primitiveIdConverter(vt.primaryId.type);
+  return (t) => (Array.isArray(t) ? (t.length === 1 ? single(t[0]) : INVALID) : single(t));
+}
+
+function compositeIdConverter(vt: VertexType): IdConverter {
+  const converters = vt.compositeKey!.map((name) => {
+    const attr = vt.attributes.find((a) => a.name === name);
+    if (!attr || attr.type.kind !== "scalar") throw new LoadError(`The key attribute ${name} of ${vt.name} is not a scalar attribute.`);
+    return scalarConverter(attr.type.name, attr.type.size);
+  });
+  return (t) => {
+    const tokens = Array.isArray(t) ? t : [t];
+    if (tokens.length !== converters.length) return INVALID;
+    const values: AttrValue[] = [];
+    for (let i = 0; i < converters.length; i++) {
+      const token = tokens[i];
+      if (token === undefined || token === "") return NO_ID;
+      const v = converters[i]!(token);
+      if (v === INVALID || v === WRONG_LENGTH) return INVALID;
+      values.push(v);
+    }
+    return values;
+  };
+}
+
+function primitiveIdConverter(type: PrimaryIdType): (token: string | undefined) => IdResult {
   switch (type) {
     case "STRING":
       return (t) => {

@@ -3,7 +3,7 @@
 // each source is bound to its column layout when reading starts (`JobSource.bind`); binding
 // compiles every statement reading the source into emitters over rows.
 import type { GraphView } from "../../../runtime-wasm/schema/lookup.js";
-import type { LoadingJobPlan, LoadStatement, PlanStatement, ResolvedUsing, DeleteStatement, PlanCondition } from "../plan.js";
+import type { LoadingJobPlan, LoadStatement, PlanStatement, ResolvedUsing, PlanCondition } from "../plan.js";
 import { resolveUsing } from "../plan.js";
 import { LoadError } from "../errors.js";
 import { compileCondition } from "../functions/where.js";
@@ -226,7 +226,7 @@ function compileStatement(
   stats: LoadStatistics,
   tableChain: Set<string>,
 ): LineStep {
-  if (s.kind !== "load") return deleteStep(compileDeleteAt(s, view, columns), stats);
+  if (s.kind !== "load") return deleteStep(compileDelete(s, view, columns), stats);
   const steps: LineStep[] = [];
   for (const d of s.destinations) {
     try {
@@ -243,10 +243,6 @@ function compileStatement(
     for (let i = 0; i < steps.length; i++) if (!steps[i]!(row, batch)) held = false;
     return held;
   };
-}
-
-function compileDeleteAt(s: DeleteStatement, view: GraphView, columns: ColumnResolver): DeleteEmitter {
-  return compileDelete(s, view, columns);
 }
 
 function emitStep(e: Emitter, stats: LoadStatistics): LineStep {

@@ -67,6 +67,8 @@ class LineSplitter {
   private tail = "";
   /** True while skipping the rest of an oversize line. */
   private skipping = false;
+  /** A UTF-8 byte order mark at the very start of a source is not data. */
+  private atStart = true;
   lineNumber = 0;
   stopped = false;
 
@@ -94,6 +96,10 @@ class LineSplitter {
 
   private consume(decoded: string): void {
     if (this.stopped || decoded.length === 0) return;
+    if (this.atStart) {
+      this.atStart = false;
+      if (decoded.charCodeAt(0) === 0xfeff) decoded = decoded.slice(1);
+    }
     const { eol, maxLineLength } = this.options;
     const text = this.tail.length > 0 ? this.tail + decoded : decoded;
     let at = 0;

@@ -55,6 +55,7 @@ export function socialSchema(): DatabaseSchema {
     edgeType("Knows", [["Person", "Person"]], [["since", scalar("INT")]], true, "Known_By"),
     { ...edgeType("Known_By", [["Person", "Person"]], [["since", scalar("INT")]]), reverseOf: "Knows" },
     edgeType("LivesIn", [["Person", "City"]]),
+    edgeType("Friend", [["Person", "Person"]], [["weight", scalar("INT")]], false),
     edgeType("Likes", [["Person", "Person"], ["Person", "City"]]),
   ];
   return {

@@ -25,6 +25,12 @@ describe("loader reader: lines", () => {
       }
     }
   });
+  it("a UTF-8 byte order mark at the start is dropped, also when split across chunks", async () => {
+    for (const chunk of [1, 2, 64]) {
+      const r = await lines({ kind: "body", data: Buffer.from("\uFEFFid,name\n1,\uFEFFx\n", "utf8") }, "\n", 1000, chunk);
+      expect(r.seen.map((x) => x[1])).to.deep.equal(["id,name", "1,\uFEFFx"]);
+    }
+  });
   it("with eol \\n a CR stays in the line (no implicit CR LF)", async () => {
     const r = await lines({ kind: "body", data: "a\r\nb\r\n" }, "\n");
     expect(r.seen.map((x) => x[1])).to.deep.equal(["a\r", "b\r"]);

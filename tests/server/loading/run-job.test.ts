@@ -69,4 +69,24 @@ describe("RUN LOADING JOB summary", () => {
     expect(summary.result.sources.map((s) => [s.sourceName, s.lines])).to.deep.equal([[join(dir, "a.csv"), 1], [join(dir, "b.csv"), 2]]);
     expect(summary.lines).to.include("[FINISHED] m1 ( Finished: 2 / Total: 2 )");
   });
+
+  it("a truncated file (cut inside a line and inside a UTF-8 character) is counted line by line", async () => {
+    const engine = new Engine();
+    engine.apply({ kind: "define-schema", schema: socialSchema() });
+    engine.apply({ kind: "create-loading-job", plan: job([{ kind: "vertex", type: "Person", values: [col(0), col(1), col(2), skip, skip, skip, skip] }], {}, { name: "people" }) });
+    const dir = mkdtempSync(join(tmpdir(), "wg-trunc-"));
+    const full = Buffer.from("a,Ann,1\nb,Bé€,2\nc,Cy,3\n", "utf8");
+    const cuts: [number, number[]][] = [
+      [full.indexOf("c,Cy") + 2, [2, 1, 0]], // "c," : not enough tokens
+      [full.indexOf("€") + 1, [1, 1, 0]], // "b,Bé\ufffd": not enough tokens, nothing after
+      [full.length - 2, [3, 0, 0]], // "c,Cy,": empty INT keeps the stored value
+    ];
+    for (const [cut, [valid, short, oversize]] of cuts) {
+      const path = join(dir, `cut${cut}.csv`);
+      writeFileSync(path, full.subarray(0, cut));
+      const summary = await runLoadingJob(engine, { graph: "social", job: "people", paths: { f: path }, dryRun: true });
+      const s = summary.result.sources[0]!.statistics;
+      expect([s.validLine, s.notEnoughToken, s.oversizeToken], `cut at ${cut}`).to.deep.equal([valid, short, oversize]);
+    }
+  });
 });

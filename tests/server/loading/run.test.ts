@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { runLoad } from "../../../server/loading/run.js";
 import { LoadError } from "../../../server/loading/errors.js";
-import type { LoadingJobPlan } from "../../../server/loading/plan.js";
+import { decodeSeparatorText, type LoadingJobPlan } from "../../../server/loading/plan.js";
 import { RecordingSink, body, call, col, job, lit, named, skip } from "./fixtures.js";
 
 const personValues = [col(0), col(1), col(2), skip, skip, skip, skip];
@@ -322,5 +322,40 @@ describe("runLoad: DELETE statements", () => {
     expect(sink.batches[0]!.vertexDeletes).to.deep.equal([{ type: "City", id: 5 }]);
     expect(sink.batches[0]!.edgeDeletes.map((d) => `${d.from.id}->${d.to!.id}`)).to.deep.equal(["a->b", "c->d"]);
     expect(r.sources[0]!.statistics.deleteVertex[0]).to.include({ typeName: "City", validObject: 1, invalidPrimaryId: 1 });
+  });
+});
+
+describe("runLoad: limits", () => {
+  it("a load stopped by its time limit (atomic) writes nothing", async () => {
+    const sink = new RecordingSink();
+    let error: unknown;
+    await runLoad(job([{ kind: "vertex", type: "City", values: [col(0), col(1)] }]), body("1,a\n2,b\n"), sink, { atomic: true, signal: AbortSignal.abort() }).catch((e) => (error = e));
+    expect(error).to.be.instanceOf(LoadError);
+    expect((error as LoadError).kind).to.equal("timeout");
+    expect(sink.batches).to.have.length(0);
+  });
+  it("a missing file is an io error before anything is read", async () => {
+    let error: unknown;
+    await runLoad(job([{ kind: "vertex", type: "City", values: [col(0), col(1)] }]), new Map([["f", { kind: "path" as const, path: "/nonexistent/x.csv" }]]), new RecordingSink()).catch((e) => (error = e));
+    expect((error as LoadError).kind).to.equal("io");
+  });
+});
+
+describe("runLoad: -max_percent_error", () => {
+  it("stops reading a source once the share of errors passes the limit", async () => {
+    const lines = ["1,a", "2,b", "x,c", "y,d", ...Array.from({ length: 200 }, (_, i) => `${i + 10},e`)].join("\n");
+    const sink = new RecordingSink();
+    const r = await runLoad(job([{ kind: "vertex", type: "City", values: [col(0), col(1)] }]), body(lines), sink, { maxPercentError: 10, chunkBytes: 8 });
+    expect(r.sources[0]!.stoppedBy).to.equal("max_percent_error");
+    expect(r.sources[0]!.lines).to.be.lessThan(20);
+    const all = await runLoad(job([{ kind: "vertex", type: "City", values: [col(0), col(1)] }]), body(lines), new RecordingSink(), { maxPercentError: 10 });
+    expect(all.sources[0]!.stoppedBy).to.equal(undefined);
+    expect(all.sources[0]!.statistics.vertex[0]!.invalidPrimaryId).to.equal(2);
+  });
+});
+
+describe("USING separator text", () => {
+  it('decodes "\\t", "\\xy" decimal codes and escapes; plain text stays', () => {
+    expect(["\\t", "\\30", "\\124", "|", "\\r\\n", "a\\tb", "\\300"].map(decodeSeparatorText)).to.deep.equal(["\t", "\u001e", "|", "|", "\r\n", "a\tb", undefined]);
   });
 });
