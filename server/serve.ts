@@ -8,7 +8,9 @@ import { errorEnvelope } from "./http/envelope.js";
 import { createRestApp, type RestAppOptions } from "./rest-app.js";
 import type { RestServices } from "./rest-services.js";
 import { createGsqlApp } from "./gsql/gsql-app.js";
-import { createExecServices, type GsqlServiceOptions } from "./gsql/gsql-services.js";
+import { attachCatalog, createExecServices, type GsqlServiceOptions } from "./gsql/gsql-services.js";
+import { Catalog } from "./catalog/catalog.js";
+import { backendQueryServices, InstalledQueries } from "./gsql/query-backend.js";
 import type { ExecServices } from "./gsql/exec/context.js";
 import { createDemoGraph, isEmptyDatabase, type DemoResult } from "./gsql/demo/demo-graph.js";
 import { Engine } from "./engine/engine.js";
@@ -35,6 +37,8 @@ export interface RunningServer {
   /** Undefined when the GSQL-server endpoints were not started. */
   gsqlPort?: number;
   services: RestServices;
+  /** Queries, loading jobs and schema-change jobs (snapshots take `catalog.snapshot()`). */
+  catalog: Catalog;
   gsql?: ExecServices;
   /** Authentication and access (`auth.enabled` tells whether requests need credentials). */
   auth: AuthService;
@@ -47,7 +51,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const host = options.host ?? "127.0.0.1";
   // The graph store lives in WebAssembly memory (runtime-wasm/store).
   const engine = options.engine ?? new Engine({ createStore });
+  // The GSQL catalog is attached before anything runs, so every catalog command (live or
+  // replayed from a log) reaches it.
+  const catalog = new Catalog();
+  const installedQueries = new InstalledQueries();
+  attachCatalog(engine, catalog);
   const auth = new AuthService(engine, options.auth);
+  auth.attachQueries((graph, name) => catalog.query(graph, name)?.text);
   if (auth.enabled) await auth.ensureSuperuser();
   const { app, services } = createRestApp({ ...options, engine, auth });
   const restServer = await listen(app, options.port, host);
@@ -60,6 +70,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const local = `http://127.0.0.1:${restPort}`;
     gsql = createExecServices({
       engine: services.engine,
+      catalog,
+      queries: backendQueryServices(engine, installedQueries),
       ...options.gsql,
       restBaseUrl: () => `http://${displayHost(host)}:${restPort}`,
       restFetch: async (path, init) => {
@@ -69,8 +81,6 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       log: options.log,
     });
     registerAuthStatements(gsql, auth);
-    const exec = gsql;
-    auth.attachQueries((graph, name) => exec.catalog.query(graph, name)?.text, (text) => exec.parse(text, "query").script);
     const gsqlApp = createGsqlApp({ exec: gsql, restHandler: app.callback(), log: options.log, auth: createGsqlServerAuth(auth) });
     const gsqlServer = await listen(gsqlApp, options.gsqlPort, host);
     gsqlPort = (gsqlServer.address() as AddressInfo).port;
@@ -81,6 +91,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     restPort,
     gsqlPort,
     services,
+    catalog,
     gsql,
     auth,
     demo,
@@ -97,6 +108,19 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
 }
 
+function listen(app: Koa, port: number, host: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const s = app.listen(port, host, () => resolve(s));
+    s.once("error", reject);
+    s.on("clientError", answerMalformedRequest);
+  });
+}
+
+/** The address users type: a wildcard listen address is reached as 127.0.0.1. */
+function displayHost(host: string): string {
+  return host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
+}
+
 /**
  * Requests Node's HTTP parser refuses before any route sees them (a URL or headers over
  * the 16 KiB limit, malformed request lines) still get the interface's envelope.
@@ -111,17 +135,4 @@ function answerMalformedRequest(err: Error & { code?: string }, socket: Socket):
   const body = JSON.stringify(errorEnvelope(message, "REST-30000"));
   const status = tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request";
   socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-}
-
-function listen(app: Koa, port: number, host: string): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const s = app.listen(port, host, () => resolve(s));
-    s.once("error", reject);
-    s.on("clientError", answerMalformedRequest);
-  });
-}
-
-/** The address users type: a wildcard listen address is reached as 127.0.0.1. */
-function displayHost(host: string): string {
-  return host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
 }

@@ -14,7 +14,7 @@ import {
 } from "./credentials.js";
 import { DEFAULT_LOCKOUT, LoginTracker, type LockoutPolicy } from "./login-tracker.js";
 import { QueryWriteCache } from "./query-writes.js";
-import type { AstScript } from "../../compiler/ast/index.js";
+import { analyzeSource } from "../../compiler/front-end.js";
 
 /** The user name under which a secret logs in to the GSQL server (`gsql -s`). */
 export const SECRET_LOGIN_USER = "__GSQL__secret";
@@ -103,8 +103,8 @@ export class AuthService {
   }
 
   /** Connects the query catalog: running a query that writes data needs the data-writing privileges. */
-  attachQueries(text: (graph: string, name: string) => string | undefined, parse: (text: string) => AstScript): void {
-    this.queries = { text, writes: new QueryWriteCache(parse) };
+  attachQueries(text: (graph: string, name: string) => string | undefined): void {
+    this.queries = { text, writes: new QueryWriteCache((source) => analyzeSource(source, "query", { astOnly: true }).ast) };
   }
 
   /** Whether the query `name` of `graph` writes data (false for a query that does not exist). */

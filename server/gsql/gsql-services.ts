@@ -8,10 +8,11 @@ import type { ExecServices, StatementHandler } from "./exec/context.js";
 import { bindDefinitionWithBinder } from "./exec/bind-services.js";
 import type { QueryServices } from "./exec/query-services.js";
 import { DialogRegistry } from "./dialogs.js";
+import { SerialLock } from "./exec/serial-lock.js";
 
 export interface GsqlServiceOptions {
   engine: Engine;
-  /** Defaults to a new, empty catalog attached to `engine`. */
+  /** Defaults to a new, empty catalog; attached to `engine` here unless it already is. */
   catalog?: Catalog;
   /** Back-end parts (compile, serve, interpret); binding is always the front end's binder. */
   queries?: Omit<QueryServices, "bind">;
@@ -23,7 +24,7 @@ export interface GsqlServiceOptions {
 export function createExecServices(options: GsqlServiceOptions): ExecServices {
   const { engine } = options;
   const catalog = options.catalog ?? new Catalog();
-  attachCatalog(engine, catalog);
+  if (!options.catalog) attachCatalog(engine, catalog);
   return {
     engine,
     catalog,
@@ -36,6 +37,7 @@ export function createExecServices(options: GsqlServiceOptions): ExecServices {
     queries: { ...options.queries, bind: bindDefinitionWithBinder },
     restBaseUrl: options.restBaseUrl,
     restFetch: options.restFetch,
+    catalogLock: new SerialLock(),
     log: options.log ?? ((line) => process.stderr.write(line + "\n")),
     extraHandlers: new Map<string, StatementHandler>(),
   };

@@ -12,6 +12,7 @@ import type { DialogRegistry } from "../dialogs.js";
 import type { ShellOutput } from "../shell-output.js";
 import type { Session } from "../session.js";
 import type { QueryServices } from "./query-services.js";
+import type { SerialLock } from "./serial-lock.js";
 import type { Principal } from "../../auth/access.js";
 
 /** How one statement ended. */
@@ -39,6 +40,8 @@ export interface ExecServices {
   restBaseUrl(): string;
   /** A request to the REST endpoints, in process (RUN QUERY goes through GET /query like any client). */
   restFetch(path: string, init?: { method?: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; text: string }>;
+  /** Serialises statements that change the catalog or schema. */
+  catalogLock: SerialLock;
   /** The server log (internal errors; never shown to clients). */
   log(line: string): void;
   /** Handlers other parts of the server add (users, roles, secrets), by statement kind. */

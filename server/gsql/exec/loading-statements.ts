@@ -7,9 +7,10 @@ import { DiagnosticLog } from "../../../compiler/diagnostics/index.js";
 import { bindLoadingJob } from "../../../compiler/bind/index.js";
 import { planFromBoundJob } from "../../loading/bound-adapter.js";
 import { runLoadingJob } from "../../loading/run-job.js";
+import { formatLoadingJob } from "../../loading/plan-text.js";
 import type { LoadingJobPlan } from "../../loading/plan.js";
 import type { CatalogChange } from "../../catalog/catalog-state.js";
-import { nameList, statementText, submit, workingGraph, type Outcome, type StatementContext } from "./context.js";
+import { nameList, submit, workingGraph, type Outcome, type StatementContext } from "./context.js";
 import { printDdlDiagnostics } from "./diagnostic-text.js";
 import { jobNameTaken } from "./job-names.js";
 
@@ -37,7 +38,9 @@ export function runCreateLoadingJob(s: AstCreateLoadingJob, ctx: StatementContex
     ctx.out.line(`Semantic Check Fails: ${err instanceof Error ? err.message : String(err)}`);
     return failed();
   }
-  submit(ctx, [{ kind: "put-loading-job", job: { name, graph, text: statementText(ctx, s), plan, types: typesWritten(plan) } }]);
+  // Kept in the normalised form `ls` and SHOW JOB print; the catalog stores it without the listing indentation.
+  const text = formatLoadingJob(plan).map((line) => line.trim().replace(/^- /, "")).join("\n");
+  submit(ctx, [{ kind: "put-loading-job", job: { name, graph, text, plan, types: typesWritten(plan) } }]);
   ctx.out.line(`Successfully created loading jobs: ${nameList([name])}.`);
   return "ok";
 }

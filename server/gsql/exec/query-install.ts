@@ -5,8 +5,9 @@
 // query, a progress bar, `Query installation finished.`
 import type { AstInstallQuery } from "../../../compiler/ast/index.js";
 import type { CatalogQuery } from "../../catalog/catalog-state.js";
-import { installedChange, planInstall } from "../../catalog/query-lifecycle.js";
-import { submit, workingGraph, type Outcome, type StatementContext } from "./context.js";
+import { DEFAULT_INSTALL_LEVEL, installedChange, orderCalleesFirst, planInstall } from "../../catalog/query-lifecycle.js";
+import { bindCatalogOf } from "../../catalog/catalog.js";
+import { submit, workingGraph, type ExecServices, type Outcome, type StatementContext } from "./context.js";
 import { printQueryDiagnostics } from "./diagnostic-text.js";
 import { bindDefinition } from "./query-create.js";
 import { curlParameters } from "./query-params.js";
@@ -103,4 +104,43 @@ export function progressBar(done: number, total: number): string {
   const filled = total === 0 ? BAR_WIDTH : Math.round((done / total) * BAR_WIDTH);
   const percent = total === 0 ? 100 : Math.floor((done / total) * 100);
   return `[${"=".repeat(filled)}${" ".repeat(BAR_WIDTH - filled)}] ${percent}% (${done}/${total})`;
+}
+
+/**
+ * Compiles every installed query again so GET /query serves it: after a restart (the log
+ * and snapshots keep only the catalog). A query that no longer binds or compiles is set
+ * back to `defined`, with the reason in the result.
+ */
+export async function reinstallInstalledQueries(exec: ExecServices): Promise<{ installed: number; failed: { graph: string; name: string; reason: string }[] }> {
+  const { catalog, queries, engine } = exec;
+  const failed: { graph: string; name: string; reason: string }[] = [];
+  if (!queries.install || !queries.bind) return { installed: 0, failed };
+  const bindCatalog = bindCatalogOf(catalog, () => engine.schema);
+  const byLevel = new Map<number, InstallItem[]>();
+  for (const q of orderCalleesFirst(catalog.state.queries.filter((x) => x.state === "installed"))) {
+    const parsed = exec.parse(q.text, q.name);
+    const definition = parsed.script.statements.find((st) => st.kind === "CreateQuery");
+    const info = definition ? queries.bind(definition, bindCatalog, q.graph) : undefined;
+    if (!info || info.bound === undefined || info.diagnostics.some((d) => d.severity === "error")) {
+      failed.push({ graph: q.graph, name: q.name, reason: info?.diagnostics.find((d) => d.severity === "error")?.message ?? "its text no longer parses" });
+      continue;
+    }
+    const level = q.installLevel ?? DEFAULT_INSTALL_LEVEL;
+    byLevel.set(level, [...(byLevel.get(level) ?? []), { graph: q.graph, name: q.name, bound: info.bound }]);
+  }
+  let installed = 0;
+  for (const [level, batch] of byLevel) {
+    try {
+      await queries.install(batch, level, () => undefined);
+      installed += batch.length;
+    } catch (err) {
+      for (const item of batch) failed.push({ graph: item.graph, name: item.name, reason: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  const byGraph = new Map<string, string[]>();
+  for (const f of failed) byGraph.set(f.graph, [...(byGraph.get(f.graph) ?? []), f.name]);
+  for (const [graph, names] of byGraph) {
+    engine.apply({ kind: "catalog", changes: [{ kind: "set-query-states", graph, states: names.map((name) => ({ name, state: "defined" as const })) }] });
+  }
+  return { installed, failed };
 }

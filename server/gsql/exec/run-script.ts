@@ -73,16 +73,31 @@ function flatten(statements: readonly AstTopStatement[]): AstTopStatement[] {
   return out;
 }
 
+/**
+ * Statements that only read or run, or change users, roles, secrets and ACLs rather than the
+ * catalog (CREATE USER may wait minutes for its dialog): they do not take the catalog lock.
+ */
+const LOCK_FREE = new Set([
+  "Ls", "Show", "Help", "RunQuery", "InterpretQuery", "InterpretAnonymousQuery", "RunLoadingJob", "UseGraph", "UseGlobal", "Set",
+  "CreateUser", "AlterPassword", "CreateSecret", "CreateRole", "GrantRole", "RevokeRole", "GrantPrivilege", "RevokePrivilege", "GrantAcl", "RevokeAcl",
+]);
+
+/** The statement after its access check (server/auth), with the check's follow-up once it ran. */
+async function checkedRun(statement: AstTopStatement, ctx: StatementContext): Promise<Outcome> {
+  const check = ctx.services.access?.check(statement, ctx);
+  if (check && !check.ok) {
+    ctx.out.line(check.message);
+    return "error";
+  }
+  const outcome = await dispatchStatement(statement, ctx);
+  if (check) check.after?.(outcome);
+  return outcome;
+}
+
 async function runOne(statement: AstTopStatement, ctx: StatementContext): Promise<Outcome> {
   try {
-    const check = ctx.services.access?.check(statement, ctx);
-    if (check && !check.ok) {
-      ctx.out.line(check.message);
-      return "error";
-    }
-    const outcome = await dispatchStatement(statement, ctx);
-    if (check) check.after?.(outcome);
-    return outcome;
+    if (LOCK_FREE.has(statement.kind)) return await checkedRun(statement, ctx);
+    return await ctx.services.catalogLock.run(() => checkedRun(statement, ctx));
   } catch (err) {
     // An engine refusal carries a user-facing message; anything else is a bug whose details
     // stay out of the client's output.
