@@ -72,6 +72,10 @@ function ownedQueries(auth: AuthService, ctx: StatementContext, user: string): s
 export async function runAlterPassword(auth: AuthService, s: AstAlterPassword, ctx: StatementContext): Promise<Outcome> {
   const principal = principalOf(ctx);
   const target = s.user?.name ?? principal.user;
+  // A secret or a token acts on its graph only: it cannot take over the account it belongs to.
+  if (principal.graph !== undefined) {
+    return fail(ctx, `Access denied: the ${principal.via} of user '${principal.user}' acts on graph '${principal.graph}' only; log in with the password to change it.`);
+  }
   if (target !== principal.user && !requirePrivileges(auth, ctx, ["WRITE_USER"], undefined)) return "error";
   const existing = auth.store.user(target);
   if (!existing) return fail(ctx, `The user "${target}" does not exist.`);

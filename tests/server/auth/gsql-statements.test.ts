@@ -85,6 +85,11 @@ describe("auth: GSQL user, role, secret and ACL commands", function () {
       expect(byRoot.lines).to.deep.equal(["Password has been changed."]);
       expect((await login(s, "gina", "pw-gina-2")).status).to.equal(200);
       expect((await s.gsql("ALTER PASSWORD nobody_here", ROOT)).lines).to.deep.equal(['The user "nobody_here" does not exist.']);
+      // A secret (or a token made from one) cannot change the password of the account it belongs to.
+      const secret = await createSecret(s, ROOT, "G", "pwsecret");
+      const bySecret = await s.gsql("ALTER PASSWORD", basic("__GSQL__secret", secret), { answers: ["taken-over"] });
+      expect(bySecret.lines).to.deep.equal(["Access denied: the secret of user 'tigergraph' acts on graph 'G' only; log in with the password to change it."]);
+      expect(bySecret.raw).to.not.include("__GSQL__INTERACT__");
     });
 
     it("SHOW USER prints each visible user with its roles", async () => {

@@ -95,6 +95,33 @@ CREATE QUERY aclq() FOR GRAPH G { PRINT 2; }
     expect(allowed.lines[0]).to.match(/^The query readq is not installed\./);
   });
 
+  it("POST /gsqlserver/interpreted_query needs READ_DATA, and the data-writing privileges for a text that writes", async () => {
+    // A stand-in interpreter records what it is asked to run (the real one comes with the back end).
+    const ran: string[] = [];
+    const t = await startAuthServer({
+      gsql: { queries: { interpret: async (graph) => (ran.push(graph), '{"error":false,"message":"","results":[{"1":1}]}') } },
+    });
+    try {
+      expect((await t.gsql("CREATE VERTEX P (PRIMARY_ID id STRING, age INT)\nCREATE GRAPH G (P)", ROOT)).returnCode).to.equal(0);
+      const observer = await member(t, "i_observer", "observer", "G", "G");
+      const reader = await member(t, "i_reader", "queryreader", "G", "G");
+      const writer = await member(t, "i_writer", "querywriter", "G", "G");
+      const read = "INTERPRET QUERY () FOR GRAPH G { PRINT 1; }";
+      const write = 'INTERPRET QUERY () FOR GRAPH G { INSERT INTO P VALUES ("ix", 1); PRINT 1; }';
+      const post = (m: Member, text: string) => t.gsqlHttp("POST", "/gsqlserver/interpreted_query", basic(m.user, m.password), text);
+      const refused = await post(observer, read);
+      expect(refused.status).to.equal(403);
+      expect(refused.json).to.deep.equal({ error: true, message: "Access denied: user 'i_observer' does not have the privilege READ_DATA on graph 'G'.", results: [] });
+      expect((await post(reader, write)).json.message).to.equal("Access denied: user 'i_reader' does not have the privilege CREATE_DATA on graph 'G'.");
+      expect(ran).to.deep.equal([]);
+      expect((await post(reader, read)).json).to.deep.equal({ error: false, message: "", results: [{ "1": 1 }] });
+      expect((await post(writer, write)).status).to.equal(200);
+      expect(ran).to.deep.equal(["G", "G"]);
+    } finally {
+      await t.close();
+    }
+  });
+
   it("the executor's own REST calls act as the shell user", async () => {
     const access = s.server.gsql!.access!;
     const as = (who: string) => ({ principal: { user: people[who]!.user, via: "password" } }) as unknown as StatementContext;
