@@ -103,10 +103,9 @@ export function runShowUser(auth: AuthService, _s: AstShow, ctx: StatementContex
     const graphs = ctx.services.engine.graphNames().filter((g) => decidePrivileges(store, principal, ["READ_USER"], g).ok);
     users = users.filter((u) => u === principal.user || store.grantsOf(u).some((g) => g.graph !== undefined && graphs.includes(g.graph)));
   }
-  if (users.length === 0 && isUnchecked(principal)) {
-    // Authentication off and no user created yet: every command runs as the default superuser.
+  if (isUnchecked(principal) && !store.user(DEFAULT_SUPERUSER)) {
+    // Authentication off, the default superuser never stored: every command runs as it all the same.
     printUser(ctx, DEFAULT_SUPERUSER, ["superuser"], [], auth, false);
-    return "ok";
   }
   for (const name of users) {
     const grants = store.grantsOf(name);

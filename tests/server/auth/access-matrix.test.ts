@@ -11,8 +11,8 @@ import { restRule } from "../../../server/auth/access-table.js";
 import { ROOT, basic, bearer, member, requestToken, startAuthServer, type AuthServer } from "./auth-fixture.js";
 
 type GraphRole = "observer" | "queryreader" | "querywriter" | "designer" | "admin";
-/** What a cell needs: any valid credentials, a graph role on G (or higher), or a global role. */
-type Need = "auth" | GraphRole | "globaldesigner" | "superuser";
+/** What a cell needs: nothing, any valid credentials, a graph role on G (or higher), or a global role. */
+type Need = "open" | "auth" | GraphRole | "globaldesigner" | "superuser";
 
 const RANK: Record<GraphRole, number> = { observer: 1, queryreader: 2, querywriter: 3, designer: 4, admin: 5 };
 
@@ -28,7 +28,7 @@ interface Cred {
 
 /** The expected decision for a valid credential, by an independent reading of the role table. */
 function allowed(cred: Cred, need: Need): boolean {
-  if (need === "auth") return true;
+  if (need === "open" || need === "auth") return true;
   if (cred.role === "superuser") return true;
   if (need === "superuser") return false;
   if (need === "globaldesigner") return cred.role === "globaldesigner";
@@ -121,6 +121,8 @@ describe("auth: access matrix (endpoints × credentials)", function () {
     changed?(c: Cred): Promise<boolean>;
     /** Prepares the cell's item (run before each cell). */
     prepare?(c: Cred): Promise<void>;
+    /** The status of an allowed request when it is not 200. */
+    okStatus?: number;
   }
 
   const id = (c: Cred) => c.name.replace(/-/g, "_");
@@ -206,6 +208,29 @@ describe("auth: access matrix (endpoints × credentials)", function () {
       changed: async (c) => s.server.services.engine.auth.user(`victim_${id(c)}`) === undefined,
     }),
     gsqlCase("SHOW USER", "auth", () => "SHOW USER"),
+    {
+      name: "POST /gsqlserver/gsql/command", need: "observer", family: "gsql",
+      send: async (c) => {
+        const a = await s.gsql("ls", c.header, { graph: "G", endpoint: "command" });
+        return { status: a.status, text: a.text + `\n#rc=${a.returnCode}`, json: a };
+      },
+    },
+    {
+      name: "POST /gsql/v1/statements", need: "observer", family: "gsql",
+      send: async (c) => {
+        const headers: Record<string, string> = { "Content-Type": "text/plain", "GSQL-Cookie": '{"graph":"G"}' };
+        if (c.header) headers.Authorization = c.header;
+        const res = await fetch(`${s.gsqlUrl}/gsql/v1/statements`, { method: "POST", body: "ls", headers });
+        const text = await res.text();
+        const rc = /__GSQL__RETURN__CODE__,(\d+)/.exec(text)?.[1];
+        return { status: res.status, text: `${text}\n#rc=${rc}`, json: undefined };
+      },
+    },
+    // No dialog waits under this id: an allowed request reaches the route, which says so.
+    { name: "POST /gsqlserver/gsql/dialog", need: "auth", family: "gsql-http", okStatus: 404, send: (c) => s.gsqlHttp("POST", "/gsqlserver/gsql/dialog", c.header, "0123,answer") },
+    { name: "POST /gsqlserver/gsql/version", need: "open", family: "gsql-http", send: (c) => s.gsqlHttp("POST", "/gsqlserver/gsql/version", c.header) },
+    { name: "GET /gsqlserver/gsql/getinfo", need: "open", family: "gsql-http", send: (c) => s.gsqlHttp("GET", "/gsqlserver/gsql/getinfo", c.header) },
+    { name: "POST /gsqlserver/gsql/abortclientsession", need: "open", family: "gsql-http", send: (c) => s.gsqlHttp("POST", "/gsqlserver/gsql/abortclientsession", c.header) },
   ];
 
   it("has an access rule for every built-in REST endpoint", () => {
@@ -219,8 +244,8 @@ describe("auth: access matrix (endpoints × credentials)", function () {
       for (const cred of creds) {
         await c.prepare?.(cred);
         const res = await c.send(cred);
-        const expectOk = cred.invalid === undefined && allowed(cred, c.need);
-        const problem = cellProblem(c, cred, expectOk, res);
+        const expectOk = (c.need === "open" || cred.invalid === undefined) && allowed(cred, c.need);
+        const problem = cellProblem(c, c.need === "open" ? { ...cred, invalid: undefined } : cred, expectOk, res);
         if (problem) failures.push(`${cred.name}: ${problem}`);
         if (c.changed) {
           const changed = await c.changed(cred);
@@ -233,7 +258,7 @@ describe("auth: access matrix (endpoints × credentials)", function () {
 });
 
 /** Why a response is not the cell's expected answer, or undefined when it is. */
-function cellProblem(c: { family: "rest" | "gsql-http" | "gsql" }, cred: Cred, expectOk: boolean, res: { status: number; text: string; json: any }): string | undefined {
+function cellProblem(c: { family: "rest" | "gsql-http" | "gsql"; okStatus?: number }, cred: Cred, expectOk: boolean, res: { status: number; text: string; json: any }): string | undefined {
   const show = `${res.status} ${res.text.slice(0, 200)}`;
   if (cred.invalid !== undefined) {
     if (res.status !== 401) return `expected 401, got ${show}`;
@@ -250,7 +275,7 @@ function cellProblem(c: { family: "rest" | "gsql-http" | "gsql" }, cred: Cred, e
     return rc === 212 && /^Access denied: /m.test(res.text) ? undefined : `expected "Access denied" and return code 212, got ${show}`;
   }
   if (expectOk) {
-    if (res.status !== 200) return `expected 200, got ${show}`;
+    if (res.status !== (c.okStatus ?? 200)) return `expected ${c.okStatus ?? 200}, got ${show}`;
     if (c.family === "rest" && res.json && res.json.error !== false && res.json.error !== "false" && !isListing(res.json)) return `expected success, got ${show}`;
     return undefined;
   }

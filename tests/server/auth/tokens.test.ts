@@ -3,7 +3,7 @@
 // secret or revoking a role ends its tokens. With authentication off the path is unknown.
 import { expect } from "chai";
 import { startServer } from "../../../server/serve.js";
-import { ROOT, basic, bearer, createSecret, member, requestToken, startAuthServer, type AuthServer } from "./auth-fixture.js";
+import { ROOT, TEST_SCRYPT, basic, bearer, createSecret, member, requestToken, sendGsql, startAuthServer, type AuthServer } from "./auth-fixture.js";
 
 const SCHEMA = `CREATE VERTEX P (PRIMARY_ID id STRING, age INT)
 CREATE GRAPH G (P)
@@ -193,6 +193,23 @@ describe("auth: off by default", () => {
       }
       expect((await fetch(base + "/echo")).status).to.equal(200);
       expect((await fetch(base + "/echo", { headers: { Authorization: "Bearer whatever" } })).status).to.equal(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("runs every command as the superuser tigergraph; user commands still work", async () => {
+    const server = await startServer({ port: 0, gsqlPort: 0, log: () => undefined, auth: { scryptCost: TEST_SCRYPT } });
+    const url = `http://127.0.0.1:${server.gsqlPort}`;
+    try {
+      const shown = await sendGsql(url, "SHOW USER", undefined);
+      expect(shown.lines.slice(0, 2)).to.deep.equal(["  - Name: tigergraph", "    - Global Roles: superuser"]);
+      const created = await sendGsql(url, "CREATE VERTEX P (PRIMARY_ID id STRING)\nCREATE GRAPH G (P)\nCREATE USER\nGRANT ROLE observer ON GRAPH G TO alice", undefined, { answers: ["alice:pw"] });
+      expect(created.returnCode, created.text).to.equal(0);
+      const after = await sendGsql(url, "SHOW USER", "Basic " + Buffer.from("nobody:wrong").toString("base64"));
+      expect(after.lines.filter((l) => l.startsWith("  - Name: "))).to.deep.equal(["  - Name: tigergraph", "  - Name: alice"]);
+      // Credentials are not even looked at: a wrong password still runs as the superuser.
+      expect((await sendGsql(url, "CREATE VERTEX Q (PRIMARY_ID id STRING)", "Basic " + Buffer.from("alice:wrong").toString("base64"))).returnCode).to.equal(0);
     } finally {
       await server.close();
     }
