@@ -231,6 +231,18 @@ describe("auth: GSQL user, role, secret and ACL commands", function () {
       expect(s.server.services.engine.auth.grantsOf("custom")).to.deep.equal([]);
     });
 
+    it("a globaldesigner creates graphs and drops the ones it created, not others", async () => {
+      await member(s, "gdes", "globaldesigner", undefined, "G");
+      const as = basic("gdes", "pw-gdes-1");
+      expect((await s.gsql("CREATE VERTEX GV (PRIMARY_ID id STRING)\nCREATE GRAPH Own (GV)", as)).returnCode).to.equal(0);
+      expect(s.server.services.engine.auth.graphOwner("Own")).to.equal("gdes");
+      const other = await s.gsql("DROP GRAPH H", as);
+      expect(other.lines).to.deep.equal(["Access denied: user 'gdes' does not have the privilege DROP_GRAPH on graph 'H'."]);
+      expect((await s.gsql("DROP GRAPH Own", as)).returnCode).to.equal(0);
+      expect(s.server.services.engine.graphNames()).to.not.include("Own");
+      expect(s.server.services.engine.auth.graphOwner("Own")).to.equal(undefined);
+    });
+
     it("CREATE GRAPH ... WITH ADMIN makes that user the graph's admin; DROP GRAPH takes grants and secrets with it", async () => {
       const created = await s.gsql("CREATE VERTEX Z (PRIMARY_ID id STRING)\nCREATE GRAPH Tmp (Z) WITH ADMIN gina", ROOT);
       expect(created.returnCode, created.text).to.equal(0);
