@@ -1,8 +1,8 @@
 // The REST application (conventionally port 9000): composes middleware and routes once.
 // Route handlers translate HTTP to engine calls and back; they hold no engine logic.
 // Middleware order: statistics (outermost, sees the final status and latency), errors
-// (turns failures into the envelope), authentication and access (when on), routes, then
-// the not-found answer.
+// (turns failures into the envelope), authentication and access (when on), durable writes
+// (when a data directory is used), routes, then the not-found answer.
 import Koa from "koa";
 import Router from "@koa/router";
 import { endpointNotFound, errorMiddleware } from "./http/error-middleware.js";
@@ -22,6 +22,8 @@ export interface RestAppOptions extends RestServiceOptions {
   log?: (line: string) => void;
   /** Authentication (server/auth); absent or disabled: no checks and no /requesttoken. */
   auth?: AuthService;
+  /** Holds each answer until the request's writes are durable (server/persist); absent: memory only. */
+  durableWrites?: Koa.Middleware;
 }
 
 export interface RestApp {
@@ -45,6 +47,7 @@ export function createRestApp(options: RestAppOptions = {}): RestApp {
   app.use(statisticsMiddleware(services.statistics));
   app.use(errorMiddleware(log));
   if (auth) app.use(restAuthMiddleware(auth, router));
+  if (options.durableWrites) app.use(options.durableWrites);
   app.use(router.routes());
   app.use(async (ctx, next) => {
     await next();

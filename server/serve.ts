@@ -18,8 +18,12 @@ import { createStore } from "../runtime-wasm/store/index.js";
 import { AuthService, type AuthOptions } from "./auth/auth-service.js";
 import { registerAuthStatements } from "./auth/gsql/register.js";
 import { createGsqlServerAuth } from "./auth/gsql-server-auth.js";
+import { reinstallInstalledQueries } from "./gsql/exec/query-install.js";
+import { openDurableEngine } from "./persist/engine-state.js";
+import type { Persistence, PersistenceOptions } from "./persist/persistence.js";
+import type { RecoveryReport } from "./persist/recovery.js";
 
-export interface ServeOptions extends Omit<RestAppOptions, "auth"> {
+export interface ServeOptions extends Omit<RestAppOptions, "auth" | "durableWrites"> {
   port: number;
   /** Authentication: off unless `enabled` (wasmgraph serve --auth). */
   auth?: AuthOptions;
@@ -30,6 +34,9 @@ export interface ServeOptions extends Omit<RestAppOptions, "auth"> {
   demo?: boolean;
   /** Back-end parts of the GSQL executor (compile, serve, interpret), when this build has them. */
   gsql?: Pick<GsqlServiceOptions, "queries">;
+  /** Data directory: recover from it, and log every change there before answering. Absent: memory only. */
+  dataDir?: string;
+  persistence?: PersistenceOptions;
 }
 
 export interface RunningServer {
@@ -44,6 +51,9 @@ export interface RunningServer {
   auth: AuthService;
   /** What creating the demo graph printed, when it was created at this start. */
   demo?: DemoResult;
+  /** What recovery found and did (with a data directory). */
+  recovery?: RecoveryReport;
+  persistence?: Persistence;
   close(): Promise<void>;
 }
 
@@ -56,10 +66,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const catalog = new Catalog();
   const installedQueries = new InstalledQueries();
   attachCatalog(engine, catalog);
+  const durable = options.dataDir
+    ? await openDurableEngine(options.dataDir, engine, { log: options.log, ...options.persistence })
+    : undefined;
+  // After recovery: the users, roles and secrets of the data directory are known by now.
   const auth = new AuthService(engine, options.auth);
   auth.attachQueries((graph, name) => catalog.query(graph, name)?.text);
   if (auth.enabled) await auth.ensureSuperuser();
-  const { app, services } = createRestApp({ ...options, engine, auth });
+  const { app, services } = createRestApp({ ...options, engine, auth, durableWrites: durable?.persistence.requestMiddleware() });
   const restServer = await listen(app, options.port, host);
   const restPort = (restServer.address() as AddressInfo).port;
   const servers = [restServer];
@@ -81,6 +95,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       log: options.log,
     });
     registerAuthStatements(gsql, auth);
+    // The log and snapshots keep the catalog, not compiled modules: installed queries compile again.
+    if (durable) {
+      const again = await reinstallInstalledQueries(gsql);
+      for (const f of again.failed) options.log?.(`query ${f.graph}.${f.name} could not be installed again after the restart: ${f.reason}`);
+    }
     const gsqlApp = createGsqlApp({ exec: gsql, restHandler: app.callback(), log: options.log, auth: createGsqlServerAuth(auth) });
     const gsqlServer = await listen(gsqlApp, options.gsqlPort, host);
     gsqlPort = (gsqlServer.address() as AddressInfo).port;
@@ -95,8 +114,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     gsql,
     auth,
     demo,
-    close: () =>
-      Promise.all(
+    recovery: durable?.report,
+    persistence: durable?.persistence,
+    close: async () => {
+      await Promise.all(
         servers.map(
           (server) =>
             new Promise<void>((resolve) => {
@@ -104,7 +125,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
               server.closeAllConnections();
             }),
         ),
-      ).then(() => undefined),
+      );
+      if (durable) {
+        await durable.persistence.close();
+        engine.commandLog = undefined;
+      }
+    },
   };
 }
 

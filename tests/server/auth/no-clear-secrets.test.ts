@@ -1,12 +1,16 @@
 // Passwords, secrets and tokens never appear in clear where they could be read later: not in
-// the logged engine commands (what the write-ahead log stores), not in the auth state a
-// snapshot stores, not in the server log, and not in any answer except the one that hands a
+// the logged engine commands, not in the auth state a snapshot stores, not in any file of
+// the data directory (log segments and snapshots), not in the server log, and not in any
+// answer except the one that hands a
 // new secret or token to its owner. Password hashes stay out of logs and answers too. The
 // logged commands, replayed on a fresh engine, rebuild the same auth state.
 import { expect } from "chai";
 import { Engine } from "../../../server/engine/engine.js";
 import { decodeCommand, encodeCommand } from "../../../server/engine/command-codec.js";
 import { createStore } from "../../../runtime-wasm/store/index.js";
+import { promises as fsp } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { ROOT, basic, bearer, createSecret, createUser, requestToken, startAuthServer, type AuthServer } from "./auth-fixture.js";
 
 describe("auth: no secret in clear", function () {
@@ -17,7 +21,8 @@ describe("auth: no secret in clear", function () {
   let s: AuthServer;
 
   before(async () => {
-    const engine = new Engine({ createStore, onApplied: (c) => commands.push(encodeCommand(c)) });
+    const engine = new Engine({ createStore });
+    engine.commandLog = { assertWritable: () => undefined, record: (c) => void commands.push(encodeCommand(c)) };
     s = await startAuthServer({ engine });
     const keep = <T extends { text?: string; raw?: string }>(a: T) => {
       answers.push(a.raw ?? a.text ?? "");
@@ -89,5 +94,65 @@ describe("auth: no secret in clear", function () {
     }
     const masked = `${issued[1]!.slice(0, 3)}****${issued[1]!.slice(-3)}`;
     expect(everything).to.include(`Successfully dropped secrets: [${masked}].`);
+  });
+});
+
+describe("auth: the data directory", function () {
+  this.timeout(60_000);
+  let root: string;
+  before(async () => {
+    root = await fsp.mkdtemp(path.join(os.tmpdir(), "wasmgraph-auth-"));
+  });
+  after(() => fsp.rm(root, { recursive: true, force: true }));
+
+  /** Every file below `dir`, whole, as bytes. */
+  async function filesBelow(dir: string): Promise<{ file: string; bytes: Buffer }[]> {
+    const out: { file: string; bytes: Buffer }[] = [];
+    for (const entry of await fsp.readdir(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) out.push(...(await filesBelow(full)));
+      else out.push({ file: full, bytes: await fsp.readFile(full) });
+    }
+    return out;
+  }
+
+  it("holds no clear password, secret or token in its log or snapshots, and keeps them across restarts", async () => {
+    const dataDir = path.join(root, "data");
+    const first = await startAuthServer({ dataDir });
+    const clear: string[] = ["Pa55-durable", "R00t-durable"];
+    let secret: string;
+    let token: string;
+    try {
+      expect((await first.gsql("CREATE VERTEX P (PRIMARY_ID id STRING)\nCREATE GRAPH G (P)", ROOT)).returnCode).to.equal(0);
+      expect((await createUser(first, "durable", "Pa55-durable")).returnCode).to.equal(0);
+      expect((await first.gsql("GRANT ROLE queryreader ON GRAPH G TO durable", ROOT)).returnCode).to.equal(0);
+      expect((await first.gsql("ALTER PASSWORD", ROOT, { answers: ["R00t-durable"] })).returnCode).to.equal(0);
+      secret = await createSecret(first, basic("durable", "Pa55-durable"), "G", "kept");
+      token = await requestToken(first, secret);
+      const dropped = await createSecret(first, basic("durable", "Pa55-durable"), "G", "gone");
+      expect((await first.gsql("DROP SECRET gone", basic("durable", "Pa55-durable"), { graph: "G" })).returnCode).to.equal(0);
+      clear.push(secret, token, dropped);
+    } finally {
+      await first.close();
+    }
+    const files = await filesBelow(dataDir);
+    expect(files.some((f) => f.file.includes(`${path.sep}snapshots${path.sep}`)), files.map((f) => f.file).join(", ")).to.equal(true);
+    expect(files.some((f) => f.file.endsWith(".wal"))).to.equal(true);
+    for (const value of clear) {
+      const holder = files.find((f) => f.bytes.includes(Buffer.from(value, "utf8")));
+      expect(holder?.file, value).to.equal(undefined);
+    }
+
+    const second = await startAuthServer({ dataDir });
+    try {
+      expect((await second.gsql("ls", basic("durable", "Pa55-durable"), { graph: "G" })).returnCode).to.equal(0);
+      expect((await second.gsql("ls", ROOT)).status).to.equal(401);
+      expect((await second.gsql("SHOW USER", basic("tigergraph", "R00t-durable"))).returnCode).to.equal(0);
+      expect((await second.rest("GET", "/graph/G/vertices/P", bearer(token))).status).to.equal(200);
+      expect(second.server.auth.authenticateSecret(secret)?.user).to.equal("durable");
+      expect(second.server.auth.authenticateSecret(clear[4]!)).to.equal(undefined);
+    } finally {
+      await second.close();
+    }
   });
 });

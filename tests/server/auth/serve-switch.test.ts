@@ -13,7 +13,7 @@ const WASMGRAPH = join(dirname(fileURLToPath(import.meta.url)), "..", "..", ".."
 /** Starts `wasmgraph serve` on free ports; resolves once it listens, with its REST address and its output so far (live). */
 function serve(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; rest: string; output(): string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [WASMGRAPH, "serve", "--port", "0", "--gsql-port", "0", "--no-demo", ...args], {
+    const child = spawn(process.execPath, [WASMGRAPH, "serve", "--port", "0", "--gsql-port", "0", "--no-demo", "--in-memory", ...args], {
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -80,7 +80,7 @@ describe("auth: the switch", function () {
   });
 
   it("refuses a WASMGRAPH_AUTH value it cannot read", async () => {
-    const child = spawn(process.execPath, [WASMGRAPH, "serve", "--port", "0", "--gsql-port", "0", "--no-demo"], {
+    const child = spawn(process.execPath, [WASMGRAPH, "serve", "--port", "0", "--gsql-port", "0", "--no-demo", "--in-memory"], {
       env: { ...process.env, WASMGRAPH_AUTH: "maybe" },
       stdio: ["ignore", "pipe", "pipe"],
     });
