@@ -7,7 +7,7 @@ import { graphView, type GraphView } from "../../runtime-wasm/schema/lookup.js";
 import { createStore, isStoreError, type CreateStore, type GraphStore, type Snapshot, type StoreOptions } from "../../runtime-wasm/store/index.js";
 import type { JsonOut } from "../../runtime-wasm/values/index.js";
 import type { EngineCommand, OutputApi } from "./commands.js";
-import type { CatalogChange, CatalogState } from "../catalog/catalog-state.js";
+import type { CatalogChange } from "../catalog/catalog-state.js";
 import { Deadline } from "./deadline.js";
 import { applyDeleteEdges, applyDeleteVertices, applyDeleteVerticesByType } from "./delete-apply.js";
 import { EngineError, graphNotFound, invalidRequest } from "./engine-error.js";
@@ -48,9 +48,9 @@ export interface CommandResults {
 export interface AttachedCatalog {
   apply(changes: readonly CatalogChange[]): void;
   loadingJobPlans(graph: string): LoadingJobPlan[];
-  /** The whole catalog as plain data, for snapshots, and back. */
-  snapshot(): CatalogState;
-  restore(state: CatalogState): void;
+  /** Its whole state as plain data, for snapshots; `restore` takes it back. */
+  snapshot(): unknown;
+  restore(state: unknown): void;
 }
 
 export interface ApplyOptions {
@@ -85,8 +85,8 @@ export interface EngineCatalogImage {
   schema: DatabaseSchema;
   outputApi: OutputApi;
   loadingJobs: LoadingJobPlan[];
-  /** The attached GSQL catalog (queries, loading and schema-change jobs), when there is one. */
-  catalog?: CatalogState;
+  /** The attached GSQL catalog's state (server/catalog), when one is attached. */
+  gsqlCatalog?: unknown;
   /** Users, roles, grants, secret and token digests, ACLs: never a clear secret. */
   auth?: AuthState;
 }
@@ -193,7 +193,7 @@ export class Engine {
   catalogImage(): EngineCatalogImage {
     const loadingJobs = [...this.loadingJobsState.values()].flatMap((jobs) => [...jobs.values()]);
     const image: EngineCatalogImage = { schema: this.schemaState, outputApi: this.outputApiState, loadingJobs, auth: this.auth.snapshot() };
-    if (this.catalog) image.catalog = this.catalog.snapshot();
+    if (this.catalog) image.gsqlCatalog = this.catalog.snapshot();
     return image;
   }
 
@@ -211,12 +211,13 @@ export class Engine {
     this.loadingJobsState.clear();
     this.setSchema(structuredClone(image.schema));
     this.outputApiState = image.outputApi;
+    if (this.catalog && image.gsqlCatalog !== undefined) this.catalog.restore(image.gsqlCatalog);
     for (const plan of image.loadingJobs ?? []) {
       const jobs = this.loadingJobsState.get(plan.graph) ?? new Map<string, LoadingJobPlan>();
       jobs.set(plan.name, structuredClone(plan));
       this.loadingJobsState.set(plan.graph, jobs);
-    }    this.auth.restore(image.auth ?? emptyAuthState());
-    if (image.catalog && this.catalog) this.catalog.restore(image.catalog);
+    }
+    this.auth.restore(image.auth ?? emptyAuthState());
   }
 
   private applyCommand(command: EngineCommand, options: ApplyOptions): CommandResults[EngineCommand["kind"]] {

@@ -4,9 +4,11 @@
 // of it compiled. GET /query/{graph}/{name} runs what InstalledQueries holds.
 import { compileQuery, type OptimizeLevel } from "../../compiler/back-end.js";
 import type { BoundQuery } from "../../compiler/bind/bound.js";
-import type { CompiledQuery } from "../../runtime-wasm/query/query-runtime.js";
+import { QueryRuntime, type CompiledQuery } from "../../runtime-wasm/query/query-runtime.js";
+
+import { queryArguments } from "./query-arguments.js";
 import type { Engine } from "../engine/engine.js";
-import type { InstallItem, QueryServices } from "./exec/query-services.js";
+import type { InstallItem, QueryRunOptions, QueryServices } from "./exec/query-services.js";
 
 export interface InstalledQuery extends CompiledQuery {
   graph: string;
@@ -40,8 +42,23 @@ function key(graph: string, name: string): string {
   return `${graph}\u0000${name}`;
 }
 
-export function backendQueryServices(engine: Engine, installed: InstalledQueries): Omit<QueryServices, "bind"> {
+/** The worker pool that runs compiled queries, started on first use (it holds threads). */
+export class LazyQueryRuntime {
+  private runtime: QueryRuntime | undefined;
+
+  get(): QueryRuntime {
+    return (this.runtime ??= new QueryRuntime());
+  }
+
+  async close(): Promise<void> {
+    await this.runtime?.close();
+    this.runtime = undefined;
+  }
+}
+
+export function backendQueryServices(engine: Engine, installed: InstalledQueries, runtime: LazyQueryRuntime): Omit<QueryServices, "bind"> {
   return {
+    interpret: (graph, bound, parameters, options) => interpret(engine, runtime, graph, bound as BoundQuery, parameters, options),
     install: async (batch: InstallItem[], level: number, compiled: (done: number) => void) => {
       const ready: InstalledQuery[] = [];
       for (const item of batch) {
@@ -62,3 +79,23 @@ export function backendQueryServices(engine: Engine, installed: InstalledQueries
     uninstall: (graph, name) => installed.delete(graph, name),
   };
 }
+
+/** INTERPRET QUERY: compiled at the default level and run once, without being installed. */
+async function interpret(engine: Engine, runtime: LazyQueryRuntime, graph: string, bound: BoundQuery, parameters: URLSearchParams, options: QueryRunOptions): Promise<string> {
+  const version = engine.apiVersion(engine.resolveGraph(graph));
+  const envelope = (error: boolean, message: string, results: string) =>
+    `{${version ? `"version":${JSON.stringify(version)},` : ""}"error":${error},"message":${JSON.stringify(message)},"results":${results}}`;
+  let compiled: CompiledQuery;
+  try {
+    const out = compileQuery(bound, engine.schema, 1);
+    compiled = { module: await WebAssembly.compile(out.bytes as Uint8Array<ArrayBuffer>), manifest: out.manifest };
+  } catch (err) {
+    return envelope(true, `The query could not be compiled: ${err instanceof Error ? err.message : String(err)}`, "[]");
+  }
+  const args = queryArguments(compiled.manifest.params, parameters);
+  if (!args.ok) return envelope(true, args.message, "[]");
+  const result = await runtime.get().run(engine.store, graph, compiled, args.args, { timeoutMs: options.timeoutMs || engine.defaultTimeoutMs });
+  if (!result.ok) return envelope(true, result.message, "[]");
+  return envelope(false, result.warnings.join("\n"), result.results);
+}
+

@@ -76,7 +76,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (server.demo) {
     process.stdout.write(server.demo.returnCode === 0
-      ? "demo graph Social created: try curl 'http://" + values.host + ":" + server.restPort + "/query/Social/hello?p=Amara'\n"
+      ? `demo graph Social created: try curl 'http://${values.host}:${server.restPort}/query/Social/hello?p=Amara'\n`
       : `demo graph Social created with problems (return code ${server.demo.returnCode}):\n${server.demo.output}`);
   }
   return -1;
