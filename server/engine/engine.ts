@@ -16,6 +16,7 @@ import { EDITION } from "../version.js";
 import type { LoadingJobPlan } from "../loading/plan.js";
 import { applyLoadBatch, type BatchOutcome } from "../loading/apply-batch.js";
 import { loadingJobFits, loadingJobProblem } from "../loading/revalidate.js";
+import { AuthStore, emptyAuthState, type AuthState } from "../auth/auth-state.js";
 
 export interface EngineOptions {
   outputApi?: OutputApi;
@@ -33,6 +34,7 @@ export interface CommandResults {
   "define-schema": void;
   "set-output-api": void;
   catalog: void;
+  auth: void;
   upsert: UpsertOutcome;
   "delete-vertices": JsonOut;
   "delete-vertices-by-type": JsonOut;
@@ -85,6 +87,8 @@ export interface EngineCatalogImage {
   loadingJobs: LoadingJobPlan[];
   /** The attached GSQL catalog's state (server/catalog), when one is attached. */
   gsqlCatalog?: unknown;
+  /** Users, roles, grants, secret and token digests, ACLs: never a clear secret. */
+  auth?: AuthState;
 }
 
 export class Engine {
@@ -97,6 +101,8 @@ export class Engine {
   private readonly loadingJobsState = new Map<string, Map<string, LoadingJobPlan>>();
   readonly defaultTimeoutMs: number;
   readonly now: () => number;
+  /** Users, roles, secrets, tokens (server/auth); changed only by "auth" commands. */
+  readonly auth = new AuthStore();
   /** Set by the persistence layer once recovery is done; replay runs without it. */
   commandLog: CommandLog | undefined;
 
@@ -186,7 +192,7 @@ export class Engine {
   /** The state beside the store as plain data, for snapshots (the store has its own image). */
   catalogImage(): EngineCatalogImage {
     const loadingJobs = [...this.loadingJobsState.values()].flatMap((jobs) => [...jobs.values()]);
-    const image: EngineCatalogImage = { schema: this.schemaState, outputApi: this.outputApiState, loadingJobs };
+    const image: EngineCatalogImage = { schema: this.schemaState, outputApi: this.outputApiState, loadingJobs, auth: this.auth.snapshot() };
     if (this.catalog) image.gsqlCatalog = this.catalog.snapshot();
     return image;
   }
@@ -211,6 +217,7 @@ export class Engine {
       jobs.set(plan.name, structuredClone(plan));
       this.loadingJobsState.set(plan.graph, jobs);
     }
+    this.auth.restore(image.auth ?? emptyAuthState());
   }
 
   private applyCommand(command: EngineCommand, options: ApplyOptions): CommandResults[EngineCommand["kind"]] {
@@ -230,6 +237,9 @@ export class Engine {
         if (command.schema) this.defineSchema(command.schema);
         if (command.clearData && this.storeState) this.storeState.clear();
         this.catalog?.apply(command.changes);
+        return undefined;
+      case "auth":
+        this.auth.apply(command.changes);
         return undefined;
       case "upsert":
         return applyUpsert(this.store, this.resolveGraph(command.graph), command);

@@ -20,7 +20,7 @@ export interface ServerProcess {
  * the child at once, so a caller can stop it even if it never listens.
  */
 export function startServerProcess(args: string[], onSpawn?: (child: ChildProcess) => void): Promise<ServerProcess> {
-  // Any free GSQL port, and no demo graph: these tests count the log records they cause.
+  // Free ports for both servers, and no demo graph: these tests bring their own data.
   const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--gsql-port", "0", "--no-demo", ...args], { stdio: ["ignore", "pipe", "pipe"] });
   onSpawn?.(child);
   let stdout = "";
