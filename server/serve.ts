@@ -5,7 +5,7 @@ import { errorEnvelope } from "./http/envelope.js";
 import { createRestApp, type RestAppOptions } from "./rest-app.js";
 import type { RestServices } from "./rest-services.js";
 import { Engine } from "./engine/engine.js";
-import { openDurableEngine } from "./persist/engine-state.js";
+import { openDurableEngine, type EngineStateOptions } from "./persist/engine-state.js";
 import type { Persistence, PersistenceOptions } from "./persist/persistence.js";
 import type { RecoveryReport } from "./persist/recovery.js";
 
@@ -14,7 +14,8 @@ export interface ServeOptions extends RestAppOptions {
   host?: string;
   /** Data directory: recover from it, and log every change there before answering. Absent: memory only. */
   dataDir?: string;
-  persistence?: PersistenceOptions;
+  /** Snapshot policy, standby mode, and the hook that reinstalls queries after recovery. */
+  persistence?: PersistenceOptions & EngineStateOptions;
 }
 
 export interface RunningServer {
@@ -32,10 +33,17 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     ? await openDurableEngine(options.dataDir, engine, { log: options.log, ...options.persistence })
     : undefined;
   const { app, services } = createRestApp({ ...options, engine, durableWrites: durable?.persistence.requestMiddleware() });
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(options.port, options.host ?? "127.0.0.1", () => resolve(s));
-    s.once("error", reject);
-  });
+  let server: Server;
+  try {
+    server = await new Promise((resolve, reject) => {
+      const s = app.listen(options.port, options.host ?? "127.0.0.1", () => resolve(s));
+      s.once("error", reject);
+    });
+  } catch (err) {
+    // Not listening (port taken, …): give the data directory back.
+    await durable?.persistence.close().catch(() => undefined);
+    throw err;
+  }
   server.on("clientError", answerMalformedRequest);
   return {
     restPort: (server.address() as AddressInfo).port,
