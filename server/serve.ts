@@ -10,7 +10,7 @@ import { createRestApp, type RestAppOptions } from "./rest-app.js";
 import type { RestServices } from "./rest-services.js";
 import { Engine } from "./engine/engine.js";
 import { createStore } from "../runtime-wasm/store/index.js";
-import { openDurableEngine } from "./persist/engine-state.js";
+import { openDurableEngine, type EngineStateOptions } from "./persist/engine-state.js";
 import type { Persistence, PersistenceOptions } from "./persist/persistence.js";
 import type { RecoveryReport } from "./persist/recovery.js";
 import { Catalog } from "./catalog/catalog.js";
@@ -35,7 +35,8 @@ export interface ServeOptions extends Omit<RestAppOptions, "auth" | "durableWrit
   demo?: boolean;
   /** Data directory: recover from it, and log every change there before answering. Absent: memory only. */
   dataDir?: string;
-  persistence?: PersistenceOptions;
+  /** Snapshot policy, standby mode, and the hook that reinstalls queries after recovery. */
+  persistence?: PersistenceOptions & EngineStateOptions;
   /** Replaces the back-end parts of the GSQL executor (tests). */
   gsql?: Pick<GsqlServiceOptions, "queries">;
 }
@@ -100,7 +101,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // After recovery: the users, roles and secrets of the data directory are known by now.
   if (auth.enabled) await auth.ensureSuperuser();
   const { app, services } = createRestApp({ ...options, engine, auth, durableWrites: durable?.persistence.requestMiddleware() });
-  const servers = [await listen(app, options.port, host)];
+  let servers: Server[];
+  try {
+    servers = [await listen(app, options.port, host)];
+  } catch (err) {
+    // Not listening (port taken, …): give the data directory back.
+    await durable?.persistence.close().catch(() => undefined);
+    throw err;
+  }
   restPort = (servers[0]!.address() as AddressInfo).port;
   let gsqlPort: number | undefined;
   let demo: DemoResult | undefined;

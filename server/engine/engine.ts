@@ -74,10 +74,12 @@ export const DEFAULT_TIMEOUT_MS = 16_000;
 
 /** Where applied commands go to be made durable (server/persist); none: in memory only. */
 export interface CommandLog {
-  /** Throws when changes can no longer be made durable: checked before anything changes. */
-  assertWritable(): void;
-  /** Takes the command in the caller's turn. */
-  record(command: EngineCommand): void;
+  /**
+   * Called before the command changes anything: throws when it cannot be made durable (the
+   * log failed, or the command is too large to log). Returns the step that records it,
+   * called in the same turn once the command has applied.
+   */
+  prepare(command: EngineCommand): () => void;
 }
 
 /** What a snapshot keeps of the engine beside the store's image. */
@@ -182,10 +184,10 @@ export class Engine {
   /** The one way to change the database. Deterministic given the state before it. */
   apply<K extends EngineCommand["kind"]>(command: Extract<EngineCommand, { kind: K }>, options?: ApplyOptions): CommandResults[K];
   apply(command: EngineCommand, options: ApplyOptions = {}): CommandResults[EngineCommand["kind"]] {
-    this.commandLog?.assertWritable();
+    const record = this.commandLog?.prepare(command);
     const result = this.applyCommand(command, options);
     // Recorded in the same turn and only once applied: a refused command changed nothing.
-    this.commandLog?.record(command);
+    record?.();
     return result;
   }
 

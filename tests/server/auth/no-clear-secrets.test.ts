@@ -22,7 +22,7 @@ describe("auth: no secret in clear", function () {
 
   before(async () => {
     const engine = new Engine({ createStore });
-    engine.commandLog = { assertWritable: () => undefined, record: (c) => void commands.push(encodeCommand(c)) };
+    engine.commandLog = { prepare: (c) => () => void commands.push(encodeCommand(c)) };
     s = await startAuthServer({ engine });
     const keep = <T extends { text?: string; raw?: string }>(a: T) => {
       answers.push(a.raw ?? a.text ?? "");
