@@ -74,7 +74,7 @@ export function jsonParameters(params: readonly ManifestParam[], body: JsonValue
 function scalarText(name: string, base: string, value: JsonValue): string {
   if (typeof value === "string") return value;
   if (typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") return String(value);
-  throw badRequest(`Parameter ${name} must be a ${base} value, not ${value === null ? "null" : Array.isArray(value) ? "an array" : "an object"}.`);
+  throw badRequest(`Parameter ${name} takes ${base} values, not ${value === null ? "null" : Array.isArray(value) ? "an array" : "an object"}.`);
 }
 
 function appendVertex(out: URLSearchParams, p: ManifestParam, index: number, value: JsonValue): void {

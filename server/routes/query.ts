@@ -87,7 +87,7 @@ function answer(ctx: Context, result: QueryResult, version: ApiVersion | undefin
       case "bad-argument":
         throw badRequest(result.message);
       case "timeout":
-        throw new EngineError("timeout", "REST-3000", `The query timed out after ${timeoutMs / 1000} seconds and was stopped.`);
+        throw new EngineError("timeout", "REST-3000", `The query timed out after ${timeoutMs / 1000} second${timeoutMs === 1000 ? "" : "s"} and was stopped.`);
       case "aborted":
         throw new RestError(503, "REST-5000", "The query was stopped before it finished: the client went away or the server is shutting down.");
       case "exception":
