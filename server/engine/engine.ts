@@ -7,6 +7,7 @@ import { graphView, type GraphView } from "../../runtime-wasm/schema/lookup.js";
 import { createStore, isStoreError, type CreateStore, type GraphStore, type Snapshot, type StoreOptions } from "../../runtime-wasm/store/index.js";
 import type { JsonOut } from "../../runtime-wasm/values/index.js";
 import type { EngineCommand, OutputApi } from "./commands.js";
+import type { CatalogChange } from "../catalog/catalog-state.js";
 import { Deadline } from "./deadline.js";
 import { applyDeleteEdges, applyDeleteVertices, applyDeleteVerticesByType } from "./delete-apply.js";
 import { EngineError, graphNotFound, invalidRequest } from "./engine-error.js";
@@ -36,6 +37,7 @@ export interface EngineOptions {
 export interface CommandResults {
   "define-schema": void;
   "set-output-api": void;
+  catalog: void;
   upsert: UpsertOutcome;
   "delete-vertices": JsonOut;
   "delete-vertices-by-type": JsonOut;
@@ -43,6 +45,12 @@ export interface CommandResults {
   "create-loading-job": void;
   "drop-loading-job": boolean;
   "load-batch": BatchOutcome;
+}
+
+/** What the engine needs of the GSQL catalog (server/catalog). */
+export interface AttachedCatalog {
+  apply(changes: readonly CatalogChange[]): void;
+  loadingJobPlans(graph: string): LoadingJobPlan[];
 }
 
 export interface ApplyOptions {
@@ -69,6 +77,7 @@ export class Engine {
   private outputApiState: OutputApi;
   private readonly graphs = new Map<string, GraphHandle>();
   private storeState: GraphStore | undefined;
+  private catalog: AttachedCatalog | undefined;
   /** Loading jobs by graph, then by job name (a minimal catalog until the GSQL catalog owns them). */
   private readonly loadingJobsState = new Map<string, Map<string, LoadingJobPlan>>();
   readonly defaultTimeoutMs: number;
@@ -118,12 +127,12 @@ export class Engine {
 
   /** A loading job of a graph by name. */
   loadingJob(graph: string, name: string): LoadingJobPlan | undefined {
-    return this.loadingJobsState.get(graph)?.get(name);
+    return this.loadingJobsState.get(graph)?.get(name) ?? this.catalog?.loadingJobPlans(graph).find((p) => p.name === name);
   }
 
   /** Every loading job of a graph, in creation order. */
   loadingJobs(graph: string): LoadingJobPlan[] {
-    return [...(this.loadingJobsState.get(graph)?.values() ?? [])];
+    return [...(this.loadingJobsState.get(graph)?.values() ?? []), ...(this.catalog?.loadingJobPlans(graph) ?? [])];
   }
 
   /** The `version` field of responses about `graph` (absent under output API v1). */
@@ -142,6 +151,11 @@ export class Engine {
     return translateStoreErrors(() => this.store.read(read));
   }
 
+  /** Connects the GSQL catalog (server/catalog): "catalog" commands hand it their changes; its loading jobs are the engine's. */
+  attachCatalog(catalog: AttachedCatalog): void {
+    this.catalog = catalog;
+  }
+
   /** The one way to change the database. Deterministic given the state before it. */
   apply<K extends EngineCommand["kind"]>(command: Extract<EngineCommand, { kind: K }>, options?: ApplyOptions): CommandResults[K];
   apply(command: EngineCommand, options: ApplyOptions = {}): CommandResults[EngineCommand["kind"]] {
@@ -157,6 +171,12 @@ export class Engine {
         return this.defineSchema(command.schema);
       case "set-output-api":
         this.outputApiState = command.api;
+        return undefined;
+      case "catalog":
+        if (command.changes.length > 0 && !this.catalog) throw invalidRequest("No GSQL catalog is attached to the engine.");
+        if (command.schema) this.defineSchema(command.schema);
+        if (command.clearData && this.storeState) this.storeState.clear();
+        this.catalog?.apply(command.changes);
         return undefined;
       case "upsert":
         return applyUpsert(this.store, this.resolveGraph(command.graph), command);

@@ -37,11 +37,16 @@ async function main(argv: string[]): Promise<number> {
   const port = portNumber("--port", values.port);
   const gsqlPort = portNumber("--gsql-port", values["gsql-port"]);
   if (port === undefined || gsqlPort === undefined) return 2;
-  const server = await startServer({ port, host: values.host });
+  const server = await startServer({ port, host: values.host, gsqlPort, demo: !values["no-demo"] });
   process.stdout.write(`wasmgraph REST endpoints on http://${values.host}:${server.restPort}\n`);
-  // Not served by this build yet: the GSQL-server endpoints (--gsql-port), the demo graph
-  // (--no-demo) and persistence in --data. Say so rather than pretend.
-  process.stdout.write(`note: GSQL-server endpoints (port ${gsqlPort}), the demo graph and persistence in ${values.data} are not available in this build; data is kept in memory\n`);
+  process.stdout.write(`wasmgraph GSQL-server endpoints on http://${values.host}:${server.gsqlPort} (gsql --host http://${values.host}:${server.gsqlPort})\n`);
+  if (server.demo) {
+    process.stdout.write(server.demo.returnCode === 0
+      ? "demo graph Social created: try curl 'http://" + values.host + ":" + server.restPort + "/query/Social/hello?p=Amara'\n"
+      : `demo graph Social created with problems (return code ${server.demo.returnCode}):\n${server.demo.output}`);
+  }
+  // Not served by this build yet: persistence in --data. Say so rather than pretend.
+  process.stdout.write(`note: persistence in ${values.data} is not available in this build; data is kept in memory\n`);
   return -1;
 }
 
