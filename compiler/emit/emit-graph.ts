@@ -118,7 +118,7 @@ export function adjacencyDegree(cx: EmitContext, adj: Expr, local: Expr): Expr {
     return m.if(
       m.or("i32", m.eqz("i32", a.get()), m.ge("i32", l.get(), m.load("i32", a.get(), ADJ.SLOT_COUNT), true)),
       m.i32(0),
-      m.load("i32", m.add("i32", m.load("i32", a.get(), ADJ.DEGREES), m.shl("i32", l.get(), m.i32(2)))),
+      m.load("i32", m.add("i32", m.load("i32", a.get(), ADJ.HEADS), m.shl("i32", l.get(), m.i32(3))), 4),
     );
   });
   return m.call(name, [adj, local], "i32");
@@ -127,7 +127,7 @@ export function adjacencyDegree(cx: EmitContext, adj: Expr, local: Expr): Expr {
 /** Address of the edge list of local slot `local` (valid when its degree is not 0). */
 export function adjacencyList(cx: EmitContext, adj: Expr, local: Expr): Expr {
   const m = cx.m;
-  return m.load("i32", m.add("i32", m.load("i32", adj, ADJ.LISTS), m.shl("i32", local, m.i32(2))));
+  return m.load("i32", m.add("i32", m.load("i32", adj, ADJ.HEADS), m.shl("i32", local, m.i32(3))));
 }
 
 /** Bytes per entry of an adjacency's lists (4 or 8). */
