@@ -22,6 +22,11 @@ export const G = {
   outChunk: "out_chunk",
   outPos: "out_pos",
   outEnd: "out_end",
+  /** The data-modification log: a second stream, swapped in while DML records are written. */
+  dmlFirst: "dml_first",
+  dmlChunk: "dml_chunk",
+  dmlPos: "dml_pos",
+  dmlEnd: "dml_end",
 } as const;
 
 const STRING_SEGMENT = "strings";

@@ -158,7 +158,13 @@ export function finishGraph(cx: EmitContext): void {
       ),
     ),
   ];
-  cx.bindings.forEach((b, i) => {
+  // Types before attributes: an attribute's column is found through its type's header.
+  for (const b of cx.bindings) {
+    if (b.kind === "vertexAttr") cx.bind({ kind: "vertexType", key: b.typeKey });
+    if (b.kind === "edgeAttr") cx.bind({ kind: "edgeType", key: b.typeKey });
+  }
+  const order = cx.bindings.map((b, i) => ({ b, i })).sort((x, y) => Number(x.b.kind.endsWith("Attr")) - Number(y.b.kind.endsWith("Attr")));
+  order.forEach(({ b, i }) => {
     const ordinal = cx.ensureGlobal(bindingGlobal(i), "i32");
     body.push(m.globalSet(ordinal, m.load("i32", m.globalGet(GG.params, "i32"), 4 + 4 * i)));
     const bound = () => m.ne("i32", m.globalGet(ordinal, "i32"), m.i32(UNBOUND | 0));

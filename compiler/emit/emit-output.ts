@@ -47,17 +47,34 @@ export function outReserve(cx: EmitContext, bytes: Expr): Expr {
   return m.call(name, [bytes], "i32");
 }
 
-/** Run epilogue: seal the last chunk and publish the chain in the control block. */
+/** Run epilogue: seal the last chunk of the output and of the DML log; publish both chains. */
 export function finishOutput(cx: EmitContext): Expr {
   const m = cx.m;
-  const cur = m.globalGet(G.outChunk, "i32");
-  return m.seq(
-    m.if(
-      m.ne("i32", cur, m.i32(0)),
-      m.store("i32", m.globalGet(G.outChunk, "i32"), m.sub("i32", m.globalGet(G.outPos, "i32"), m.add("i32", m.globalGet(G.outChunk, "i32"), m.i32(OutputChunk.headerSize))), OutputChunk.used),
-    ),
-    m.store("i32", m.globalGet(G.ctl, "i32"), m.globalGet(G.outFirst, "i32"), Ctl.output),
-  );
+  const seal = (field: number) =>
+    m.seq(
+      m.if(
+        m.ne("i32", m.globalGet(G.outChunk, "i32"), m.i32(0)),
+        m.store("i32", m.globalGet(G.outChunk, "i32"), m.sub("i32", m.globalGet(G.outPos, "i32"), m.add("i32", m.globalGet(G.outChunk, "i32"), m.i32(OutputChunk.headerSize))), OutputChunk.used),
+      ),
+      m.store("i32", m.globalGet(G.ctl, "i32"), m.globalGet(G.outFirst, "i32"), field),
+    );
+  return m.seq(seal(Ctl.output), swapStreams(cx), seal(Ctl.dml), swapStreams(cx));
+}
+
+/** Exchanges the output stream and the DML log: writers always write to the "out" globals. */
+export function swapStreams(cx: EmitContext): Expr {
+  const m = cx.m;
+  const pairs: [string, string][] = [
+    [G.outFirst, G.dmlFirst],
+    [G.outChunk, G.dmlChunk],
+    [G.outPos, G.dmlPos],
+    [G.outEnd, G.dmlEnd],
+  ];
+  const name = cx.helper("swap_streams", [], "none", (f) => {
+    const t = f.local("i32", "t");
+    return pairs.flatMap(([a, b]) => [t.set(m.globalGet(a, "i32")), m.globalSet(a, m.globalGet(b, "i32")), m.globalSet(b, t.get())]);
+  });
+  return m.call(name, [], "none");
 }
 
 /** A tag with no operand (PrintBegin, ObjectBegin, ArrayBegin, End, NoVertex). */

@@ -73,9 +73,18 @@ function selectBody(qe: QueryEmitter, f: FunctionScope, targetId: number, sel: I
     out.push(src.set(emitSeed(qe, parts)));
   }
 
-  // Aliases whose distinct vertices matter: the selected one and each POST-ACCUM's.
+  // Aliases whose distinct vertices matter: the selected one and each POST-ACCUM's (edge
+  // aliases, selected by UPDATE / DELETE of edges, give an empty vertex set).
   const marked = new Map<number, Local>();
   for (const id of [sel.selected, ...sel.postAccum.map((p) => p.alias)]) {
+    if (qe.variable(id).type.t === "edge") {
+      if (id === sel.selected && !marked.has(id)) {
+        const set = f.local("i32", "no_rows");
+        marked.set(id, set);
+        out.push(set.set(vsetNew(cx)));
+      }
+      continue;
+    }
     if (!marked.has(id)) {
       const set = f.local("i32", `rows_${id}`);
       marked.set(id, set);
@@ -114,7 +123,7 @@ function selectBody(qe: QueryEmitter, f: FunctionScope, targetId: number, sel: I
       const row = [
         m.if(firstRow.get(), m.seq(...perSource)),
         ...stmts,
-        ...[...marked].filter(([id]) => id !== sel.source.alias).map(([id, set]) => m.drop(vsetAdd(cx, set.get(), qe.readVar(id)))),
+        ...[...marked].filter(([id]) => id !== sel.source.alias && qe.variable(id).type.t !== "edge").map(([id, set]) => m.drop(vsetAdd(cx, set.get(), qe.readVar(id)))),
       ];
       return [where ? m.if(where, m.seq(m.nop(), ...row)) : m.seq(m.nop(), ...row)];
     });

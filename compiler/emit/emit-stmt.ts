@@ -13,6 +13,7 @@ import { arrayCellState, convert, emitExpr, vertexState } from "./emit-expr.js";
 import { GG } from "./emit-graph.js";
 import { heapNew } from "./emit-heap.js";
 import { emitPrint } from "./emit-print.js";
+import { emitAttrWrite, emitDelete, emitInsertEdge, emitInsertVertex } from "./emit-dml.js";
 import { primeCapture, primeDeclare } from "./emit-prime.js";
 import { emitSelect } from "./emit-select.js";
 import { strAddress, strConcat, strLength, formatToString } from "./emit-strings.js";
@@ -91,9 +92,11 @@ export function emitStmt(qe: QueryEmitter, s: IrStmt): Expr {
     case "println":
       throw new UnsupportedError("FILE output (println)");
     case "insertVertex":
+      return emitInsertVertex(qe, s);
     case "insertEdge":
+      return emitInsertEdge(qe, s);
     case "delete":
-      throw new UnsupportedError("data modification in queries");
+      return emitDelete(qe, s.target);
   }
 }
 
@@ -178,7 +181,7 @@ function targetState(qe: QueryEmitter, t: IrTarget): { state: Expr; accum: IrAcc
 function write(qe: QueryEmitter, target: IrTarget, value: IrExpr, accumulate: boolean): Expr {
   const m = qe.m;
   const cx = qe.cx;
-  if (target.t === "attr") throw new UnsupportedError("writing stored attributes (data modification)");
+  if (target.t === "attr") return emitAttrWrite(qe, target, value, accumulate);
   if (target.t === "var") return writeVariable(qe, target.id, value, accumulate);
 
   const accumId = target.id;

@@ -244,20 +244,29 @@ class Lowering {
     return this.scratchSet;
   }
 
+  /**
+   * INSERT INTO: values are matched to columns (the named ones, else the id / FROM, TO and
+   * then the attributes in schema order, given here by position: `index`); `_` (the
+   * attribute's default) leaves the attribute out.
+   */
   private insert(s: Extract<BoundStmt, { kind: "insert" }>): IrStmt {
+    const isDefault = (v: BoundExpr) => v.kind === "literal" && v.value === "_" && v.type.kind === "void";
+    const keyCount = s.element === "vertex" ? 1 : 2;
+    const cols = s.columns;
+    const isKey = (i: number) => (cols ? ["PRIMARY_ID", "FROM", "TO"].includes(cols[i]) : i < keyCount);
+    const attrs: { name: string; index: number; value: IrExpr }[] = [];
+    s.values.forEach((v, i) => {
+      if (isKey(i) || isDefault(v)) return;
+      attrs.push({ name: cols ? cols[i] : "", index: cols ? -1 : i - keyCount, value: this.expr(v) });
+    });
     if (s.element === "vertex") {
-      const cols = s.columns ?? [];
-      const values = s.values.map((v) => this.expr(v));
-      const idIndex = s.columns ? cols.findIndex((c) => c.toUpperCase() === "PRIMARY_ID") : 0;
-      if (idIndex < 0) throw new LowerError("INSERT INTO a vertex type needs its PRIMARY_ID");
-      const attrs = values
-        .map((value, i) => ({ value, name: s.columns ? cols[i] : undefined, i }))
-        .filter((a) => a.i !== idIndex)
-        .map((a, k) => ({ name: a.name ?? `#${k}`, index: s.columns ? -1 : k, value: a.value }));
-      return { s: "insertVertex", vertexType: s.typeName, id: values[idIndex], attrs };
+      const idIndex = cols ? cols.findIndex((c) => c === "PRIMARY_ID") : 0;
+      const id = s.values[idIndex >= 0 ? idIndex : 0];
+      if (id === undefined) throw new LowerError("INSERT INTO a vertex type needs its primary id");
+      // a named column that is the primary id attribute itself counts as the id
+      return { s: "insertVertex", vertexType: s.typeName, id: this.expr(id), attrs };
     }
     if (!s.endpoints) throw new LowerError("INSERT INTO an edge type needs its endpoints");
-    const values = s.values.map((v) => this.expr(v));
     return {
       s: "insertEdge",
       edgeType: s.typeName,
@@ -265,7 +274,7 @@ class Lowering {
       ...(s.endpoints.fromType ? { fromType: s.endpoints.fromType } : {}),
       to: this.expr(s.endpoints.to),
       ...(s.endpoints.toType ? { toType: s.endpoints.toType } : {}),
-      attrs: values.map((value, k) => ({ name: s.columns ? s.columns[k] : `#${k}`, index: s.columns ? -1 : k, value })),
+      attrs,
     };
   }
 

@@ -122,6 +122,31 @@ export const enum Out {
   KeyOf = 20,
 }
 
+/**
+ * Records of the data-modification log (Ctl.dml), applied by the host after the run
+ * succeeds (a query's writes are invisible to itself and happen all together at the end).
+ * u32 operands; "value" is one typed value item as in the output stream (Out tags);
+ * binding numbers index the manifest's bindings.
+ */
+export const enum Dml {
+  /** vid, attribute binding, value */
+  SetVertexAttr = 1,
+  /** vid, attribute binding, value (accumulated into the stored value) */
+  AddVertexAttr = 2,
+  /** edge type binding, from, to, eid, attribute binding, value */
+  SetEdgeAttr = 3,
+  AddEdgeAttr = 4,
+  /** vertex type binding, id value, count, then count x (attribute binding, value) */
+  InsertVertex = 5,
+  /** edge type binding, from endpoint, to endpoint, count, count x (attribute binding, value);
+   * endpoint = u8 0 + vid, or u8 1 + vertex type binding + id value */
+  InsertEdge = 6,
+  /** vid */
+  DeleteVertex = 7,
+  /** edge type ordinal (of the snapshot), from, to, eid */
+  DeleteEdge = 8,
+}
+
 /** Host functions a module may import from HOST_MODULE, with their wasm signatures. */
 export const HOST_FUNCTIONS = {
   /** Lends the run a new arena chunk of at least `bytes` usable bytes; returns its address. */

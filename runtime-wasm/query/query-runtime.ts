@@ -13,6 +13,7 @@ import { encodeParamBlock, NO_VERTEX, type ParamValue } from "./param-block.js";
 import { QueryPool, type QueryPoolOptions } from "./query-pool.js";
 import type { SelectTiming } from "./run-types.js";
 import { resolveBindings, SnapshotGraphReader, storeLender, vidBound } from "./store-bridge.js";
+import { applyDml, type DmlSummary } from "./apply-dml.js";
 
 export interface CompiledQuery {
   module: WebAssembly.Module;
@@ -43,7 +44,7 @@ export interface RunQueryOptions {
 }
 
 export type QueryResult =
-  | { ok: true; results: string; ms: number; warnings: string[]; logs: string[]; monitor?: SelectTiming[]; dml: Uint8Array | null }
+  | { ok: true; results: string; ms: number; warnings: string[]; logs: string[]; monitor?: SelectTiming[]; changes?: DmlSummary }
   | { ok: false; kind: "exception"; message: string; code: number }
   | { ok: false; kind: "error" | "bad-argument"; message: string }
   | { ok: false; kind: "timeout" | "aborted"; message: string };
@@ -83,7 +84,16 @@ export class QueryRuntime {
         case "ok": {
           const reader = new SnapshotGraphReader(snapshot, snapshot.schema, options.floatStyle);
           const results = decodeOutput(outcome.output, query.manifest, { reader, floatStyle: options.floatStyle });
-          return { ok: true, results, ms: outcome.ms, warnings, logs: outcome.logs, monitor: outcome.monitor, dml: outcome.dml };
+          // The query's writes become visible now that it has ended successfully.
+          let changes: DmlSummary | undefined;
+          if (outcome.dml && outcome.dml.length > 0) {
+            try {
+              changes = applyDml(store, snapshot, query.manifest, outcome.dml);
+            } catch (e) {
+              return { ok: false, kind: "error", message: `Runtime Error: the query's data modification failed: ${(e as Error).message}` };
+            }
+          }
+          return { ok: true, results, ms: outcome.ms, warnings, logs: outcome.logs, monitor: outcome.monitor, changes };
         }
         case "exception":
           return { ok: false, kind: "exception", message: outcome.message, code: outcome.code };
