@@ -149,3 +149,6 @@ export function emitDelete(qe: QueryEmitter, target: IrExpr): Expr {
     ),
   );
 }
+
+// FILE output (emit-file.ts) writes its records into the same log.
+export { record as dmlRecord, op as dmlOp, u32 as dmlU32 };

@@ -10,6 +10,7 @@ import { accumAdd, newContainer } from "./emit-accum.js";
 import { alloc } from "./emit-arena.js";
 import { GG } from "./emit-graph.js";
 import { strMake } from "./emit-strings.js";
+import { fileOpen } from "./emit-file.js";
 import type { Expr } from "./module.js";
 import { UnsupportedError, type QueryEmitter } from "./query-emitter.js";
 import { wasmType } from "./wasm-types.js";
@@ -27,6 +28,8 @@ export function paramPresent(qe: QueryEmitter, id: number): Expr {
 /** How the host encodes a parameter of IR type `t`. */
 export function paramType(t: IrType): ParamType {
   if (t.t === "scalar") return { base: t.name };
+  // a FILE parameter is given as its path
+  if (t.t === "file") return { base: "STRING" };
   if (t.t === "vertex") return { base: "VERTEX", vertexType: t.vertexType };
   if (t.t === "json") return { base: t.name };
   if (t.t === "accum" && (t.accum.a === "set" || t.accum.a === "bag" || t.accum.a === "list")) {
@@ -77,6 +80,9 @@ export function finishParams(qe: QueryEmitter): void {
             ),
             qe.writeVar(id, m.load("i32", cell.get())),
           );
+        } else if (v.type.t === "file") {
+          const path = decodeValue(qe, { t: "scalar", name: "STRING" }, () => m.add("i32", slotAt(), m.i32(8)));
+          body.push(qe.writeVar(id, m.if(m.globalGet(present, "i32"), fileOpen(qe, path), m.i32(-1))));
         } else {
           const value = decodeValue(qe, v.type, () => m.add("i32", slotAt(), m.i32(8)));
           body.push(qe.writeVar(id, m.if(m.globalGet(present, "i32"), value, v.type.t === "vertex" ? m.i32(-1) : m.constant(wasmType(v.type), 0))));

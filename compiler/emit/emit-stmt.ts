@@ -13,6 +13,7 @@ import { arrayCellState, convert, emitExpr, vertexState } from "./emit-expr.js";
 import { GG } from "./emit-graph.js";
 import { heapNew } from "./emit-heap.js";
 import { emitPrint } from "./emit-print.js";
+import { emitPrintln, fileOpen } from "./emit-file.js";
 import { emitAttrWrite, emitDelete, emitInsertEdge, emitInsertVertex } from "./emit-dml.js";
 import { primeCapture, primeDeclare } from "./emit-prime.js";
 import { emitSelect } from "./emit-select.js";
@@ -43,7 +44,8 @@ export function emitStmt(qe: QueryEmitter, s: IrStmt): Expr {
       const v = qe.variable(s.id);
       if (qe.clause.level !== "query") qe.declareLocal(s.id);
       let value: Expr;
-      if (s.init) value = convertTo(qe, s.init, v.type);
+      if (v.type.t === "file") value = s.init ? fileOpen(qe, emitExpr(qe, s.init)) : m.i32(-1);
+      else if (s.init) value = convertTo(qe, s.init, v.type);
       else if (v.type.t === "accum") value = newContainer(cx, v.type.accum);
       else value = defaultValue(cx, v.type);
       return qe.writeVar(s.id, value);
@@ -90,7 +92,7 @@ export function emitStmt(qe: QueryEmitter, s: IrStmt): Expr {
     case "try":
       return emitTry(qe, s);
     case "println":
-      throw new UnsupportedError("FILE output (println)");
+      return emitPrintln(qe, { e: "var", id: s.file, type: qe.variable(s.file).type }, s.args);
     case "insertVertex":
       return emitInsertVertex(qe, s);
     case "insertEdge":

@@ -143,8 +143,14 @@ class Lowering {
         return [{ s: "vsetAssign", id: this.declare(s.decl, "vset"), value: this.expr(s.value) }];
       case "select":
         return [{ s: "select", id: this.declare(s.decl, "vset"), select: this.select(s.select) }];
-      case "expr":
+      case "expr": {
+        // `f.println(...)` binds as a method call on the FILE value: it is a statement of its own
+        if (s.expr.kind === "method" && s.expr.method.id === "file.println") {
+          const file = this.expr(s.expr.target);
+          if (file.e === "var") return [{ s: "println", file: file.id, args: s.expr.args.map((a) => this.expr(a)) }];
+        }
         return [{ s: "expr", expr: this.expr(s.expr) }];
+      }
       case "if":
         return [{ s: "if", branches: s.branches.map((b) => ({ cond: this.expr(b.cond), body: this.stmts(b.body) })), ...(s.else ? { otherwise: this.stmts(s.else) } : {}) }];
       case "case": {

@@ -145,6 +145,10 @@ export const enum Dml {
   DeleteVertex = 7,
   /** edge type ordinal (of the snapshot), from, to, eid */
   DeleteEdge = 8,
+  /** FILE object opened (declared, or passed as a parameter): file number, path (u32 length, bytes) */
+  FileOpen = 9,
+  /** f.println(...): file number, count, count x value; written as one line of text */
+  FileLine = 10,
 }
 
 /** Host functions a module may import from HOST_MODULE, with their wasm signatures. */
@@ -287,6 +291,8 @@ export const enum RuntimeError {
   OutputTooLarge = 7,
   BadDatetime = 8,
   BadInteger = 9,
+  /** println to a FILE parameter the caller did not give. */
+  NoFile = 10,
 }
 
 export const RUNTIME_ERROR_MESSAGES: Record<number, string> = {
@@ -299,4 +305,5 @@ export const RUNTIME_ERROR_MESSAGES: Record<number, string> = {
   7: "Runtime Error: the query output exceeds the size limit.",
   8: "Runtime Error: the text is not a valid DATETIME.",
   9: "Runtime Error: the text is not a valid integer.",
+  10: "Runtime Error: no file path was given for the FILE parameter.",
 };

@@ -5,6 +5,8 @@
 import type { AttrWrite, EdgeUpsert, GraphStore, Snapshot, UpsertBatch, VertexKey, VertexUpsert } from "../store/api.js";
 import { Dml, Out } from "./abi.js";
 import type { Binding, QueryManifest } from "./manifest.js";
+import { FileWrites } from "./file-writes.js";
+import { formatDatetime, formatDouble, formatFloat, type FloatStyle } from "../values/index.js";
 
 export interface DmlSummary {
   upsertedVertices: number;
@@ -13,7 +15,11 @@ export interface DmlSummary {
   deletedEdges: number;
 }
 
-export function applyDml(store: GraphStore, snapshot: Snapshot, manifest: QueryManifest, log: Uint8Array): DmlSummary {
+/**
+ * Applies the log's graph writes; FILE records go to `files` (written by the caller once the
+ * graph writes succeeded), their values formatted as text with `floatStyle`.
+ */
+export function applyDml(store: GraphStore, snapshot: Snapshot, manifest: QueryManifest, log: Uint8Array, files = new FileWrites(), floatStyle: FloatStyle = "significant"): DmlSummary {
   const summary: DmlSummary = { upsertedVertices: 0, upsertedEdges: 0, deletedVertices: 0, deletedEdges: 0 };
   const r = new DmlReader(log, manifest.keys);
   let updates: VertexUpsert[] = [];
@@ -103,6 +109,19 @@ export function applyDml(store: GraphStore, snapshot: Snapshot, manifest: QueryM
         for (const n of Object.values(store.deleteEdges([selector]).deletedEdges)) summary.deletedEdges += n;
         break;
       }
+      case Dml.FileOpen: {
+        const file = r.u32();
+        files.open(file, String(r.value()));
+        break;
+      }
+      case Dml.FileLine: {
+        const file = r.u32();
+        const n = r.u32();
+        const fields: string[] = [];
+        for (let i = 0; i < n; i++) fields.push(r.text(snapshot, floatStyle));
+        files.line(file, fields.join(","));
+        break;
+      }
       default:
         throw new Error(`unknown data-modification record ${op}`);
     }
@@ -152,6 +171,59 @@ class DmlReader {
       if (b.kind === "vertexAttr" || b.kind === "edgeAttr") out.push({ name: b.name, value, op: "=" });
     }
     return out;
+  }
+
+  /**
+   * One typed value item as FILE text: numbers as PRINT shows them, strings as they are,
+   * vertices by their ids, a collection's elements (and a tuple's fields) separated by spaces.
+   */
+  text(snapshot: Snapshot, floatStyle: FloatStyle): string {
+    const tag = this.bytes[this.pos];
+    switch (tag) {
+      case Out.VertexId:
+        this.pos++;
+        return snapshot.idText(this.u32());
+      case Out.NoVertex:
+        this.pos++;
+        return "";
+      case Out.Float:
+        return formatFloat(this.value() as number, floatStyle);
+      case Out.Double:
+        return formatDouble(this.value() as number, floatStyle);
+      case Out.Datetime:
+        return formatDatetime(this.value() as number);
+      case Out.Edge: {
+        this.pos++;
+        this.u32();
+        const from = snapshot.idText(this.u32());
+        const to = snapshot.idText(this.u32());
+        this.u32();
+        return `${from}->${to}`;
+      }
+      case Out.RawJson: {
+        this.pos++;
+        const len = this.u32();
+        const text = Buffer.from(this.bytes.buffer, this.bytes.byteOffset + this.pos, len).toString("utf8");
+        this.pos += len;
+        return text;
+      }
+      case Out.ArrayBegin:
+      case Out.ObjectBegin: {
+        this.pos++;
+        const items: string[] = [];
+        while (this.bytes[this.pos] !== Out.End) {
+          if (this.bytes[this.pos] === Out.Key) {
+            this.pos++;
+            this.u32();
+          }
+          items.push(this.text(snapshot, floatStyle));
+        }
+        this.pos++;
+        return items.join(" ");
+      }
+      default:
+        return String(this.value());
+    }
   }
 
   /** One typed value item as a store attribute value. */

@@ -14,6 +14,7 @@ import { QueryPool, type QueryPoolOptions } from "./query-pool.js";
 import type { SelectTiming } from "./run-types.js";
 import { resolveBindings, SnapshotGraphReader, storeLender, vidBound } from "./store-bridge.js";
 import { applyDml, type DmlSummary } from "./apply-dml.js";
+import { FileWrites } from "./file-writes.js";
 
 export interface CompiledQuery {
   module: WebAssembly.Module;
@@ -44,7 +45,8 @@ export interface RunQueryOptions {
 }
 
 export type QueryResult =
-  | { ok: true; results: string; ms: number; warnings: string[]; logs: string[]; monitor?: SelectTiming[]; changes?: DmlSummary }
+  /** `files`: absolute paths of the FILE outputs the run wrote. */
+  | { ok: true; results: string; ms: number; warnings: string[]; logs: string[]; monitor?: SelectTiming[]; changes?: DmlSummary; files?: string[] }
   | { ok: false; kind: "exception"; message: string; code: number }
   | { ok: false; kind: "error" | "bad-argument"; message: string }
   | { ok: false; kind: "timeout" | "aborted"; message: string };
@@ -86,14 +88,21 @@ export class QueryRuntime {
           const results = decodeOutput(outcome.output, query.manifest, { reader, floatStyle: options.floatStyle });
           // The query's writes become visible now that it has ended successfully.
           let changes: DmlSummary | undefined;
+          let files: string[] | undefined;
           if (outcome.dml && outcome.dml.length > 0) {
+            const writes = new FileWrites();
             try {
-              changes = applyDml(store, snapshot, query.manifest, outcome.dml);
+              changes = applyDml(store, snapshot, query.manifest, outcome.dml, writes, options.floatStyle);
             } catch (e) {
               return { ok: false, kind: "error", message: `Runtime Error: the query's data modification failed: ${(e as Error).message}` };
             }
+            try {
+              if (writes.size > 0) files = writes.write();
+            } catch (e) {
+              return { ok: false, kind: "error", message: `Runtime Error: the query's output file could not be written: ${(e as Error).message}` };
+            }
           }
-          return { ok: true, results, ms: outcome.ms, warnings, logs: outcome.logs, monitor: outcome.monitor, changes };
+          return { ok: true, results, ms: outcome.ms, warnings, logs: outcome.logs, monitor: outcome.monitor, changes, ...(files ? { files } : {}) };
         }
         case "exception":
           return { ok: false, kind: "exception", message: outcome.message, code: outcome.code };
