@@ -3,8 +3,10 @@
 // several types, the vertex's type ordinal picks the column at run time. Edge attributes
 // are read at the edge's eid.
 import type { IrType } from "../ir/types.js";
-import { edgeAttrColumn, edgeTypeOrdinal, localSlot, vertexAttrColumn, vertexTypeOrdinal, vidTypeOrdinal } from "./emit-graph.js";
-import { strConst, strFromRecord } from "./emit-strings.js";
+import { FormatKind } from "../../runtime-wasm/query/abi.js";
+import { IdKind, VT } from "../../runtime-wasm/store/layout.js";
+import { edgeAttrColumn, edgeTypeOrdinal, GG, localSlot, vertexAttrColumn, vertexTypeOrdinal, vidTypeOrdinal } from "./emit-graph.js";
+import { formatToString, strConst, strFromRecord } from "./emit-strings.js";
 import { defaultValue, EdgeRecord } from "./emit-values.js";
 import type { Expr } from "./module.js";
 import { UnsupportedError, type QueryEmitter } from "./query-emitter.js";
@@ -125,4 +127,36 @@ export function edgeRecordTypeName(qe: QueryEmitter, record: Expr): Expr {
     return [m.if(m.eqz("i32", f.param(0).get()), m.return(m.i64(0))), ord.set(m.load("i32", f.param(0).get(), EdgeRecord.type)), value];
   });
   return m.call(helperName, [record], "i64");
+}
+
+/**
+ * The primary id of a vertex as a STRING (`to_string(v)`): its type's id column read at the
+ * vertex's local slot, numbers formatted as PRINT shows them; "" for no vertex.
+ */
+export function vertexIdText(qe: QueryEmitter, vertex: Expr): Expr {
+  const cx = qe.cx;
+  const m = qe.m;
+  const helperName = cx.helper("vertex_id_text", [{ name: "v", type: "i32" }], "i64", (f) => {
+    const v = f.param(0);
+    const h = f.local("i32", "h");
+    const kind = f.local("i32", "kind");
+    const col = f.local("i32", "col");
+    const local = f.local("i32", "local");
+    const wide = () => m.load("i64", m.add("i32", col.get(), m.shl("i32", local.get(), m.i32(3))));
+    return [
+      m.if(m.eq("i32", v.get(), m.i32(-1)), m.return(m.i64(0))),
+      h.set(m.load("i32", m.add("i32", m.globalGet(GG.vertexTypeTable, "i32"), m.shl("i32", vidTypeOrdinal(cx, v.get()), m.i32(2))))),
+      kind.set(m.load("i32", h.get(), VT.ID_KIND)),
+      col.set(m.load("i32", h.get(), VT.ID_COLUMN)),
+      local.set(localSlot(cx, v.get())),
+      m.if(
+        m.or("i32", m.eq("i32", kind.get(), m.i32(IdKind.STRING)), m.eq("i32", kind.get(), m.i32(IdKind.COMPOSITE))),
+        m.return(strFromRecord(cx, m.load("i32", m.add("i32", col.get(), m.shl("i32", local.get(), m.i32(2)))))),
+      ),
+      m.if(m.eq("i32", kind.get(), m.i32(IdKind.UINT)), m.return(formatToString(cx, FormatKind.Uint, wide()))),
+      m.if(m.eq("i32", kind.get(), m.i32(IdKind.DATETIME)), m.return(formatToString(cx, FormatKind.Datetime, wide()))),
+      formatToString(cx, FormatKind.Int, wide()),
+    ];
+  });
+  return m.call(helperName, [vertex], "i64");
 }

@@ -16,6 +16,7 @@ import { bitsOf, defaultValue, makeTuple } from "./emit-values.js";
 import { convert, emitExpr } from "./emit-expr.js";
 import { vsetCount } from "./emit-vset.js";
 import { neighbors } from "./emit-neighbors.js";
+import { vertexIdText } from "./emit-attr.js";
 import type { Expr } from "./module.js";
 import { UnsupportedError, type QueryEmitter } from "./query-emitter.js";
 import { wasmType } from "./wasm-types.js";
@@ -200,6 +201,7 @@ function toText(qe: QueryEmitter, a: IrExpr): Expr {
   const cx = qe.cx;
   const m = qe.m;
   const t = a.type;
+  if (t.t === "vertex") return vertexIdText(qe, emitExpr(qe, a));
   if (t.t !== "scalar") throw new UnsupportedError(`to_string of a ${t.t}`);
   const v = emitExpr(qe, a);
   switch (t.name) {
