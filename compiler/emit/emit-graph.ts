@@ -110,7 +110,8 @@ export function adjacencyHeader(cx: EmitContext, edgeHeader: Expr, table: "out" 
   return m.call(name, [edgeHeader, typeOrdinal], "i32");
 }
 
-/** Degree of local slot `local` in an adjacency (0 when the header is 0 or the slot is beyond it). */
+/** Degree of local slot `local` in an adjacency (0 when the header is 0 or the slot is beyond it).
+ * Each slot's head is a pair [list address, degree]. */
 export function adjacencyDegree(cx: EmitContext, adj: Expr, local: Expr): Expr {
   const m = cx.m;
   const name = cx.helper("adjacency_degree", [{ name: "adj", type: "i32" }, { name: "l", type: "i32" }], "i32", (f) => {

@@ -187,6 +187,11 @@ function write(qe: QueryEmitter, target: IrTarget, value: IrExpr, accumulate: bo
   if (target.t === "var") return writeVariable(qe, target.id, value, accumulate);
 
   const accumId = target.id;
+  // `@@bag += (a, b, a)`: a literal added to a bag keeps its repeated elements.
+  const targetAccum = qe.accumType(accumId);
+  if (value.e === "collection" && value.type.t === "accum" && value.type.accum.a === "set" && (targetAccum.a === "bag" || (targetAccum.a === "array" && targetAccum.elem.a === "bag"))) {
+    value = { ...value, type: { t: "accum", accum: { a: "bag", elem: value.type.accum.elem } } };
+  }
   const deferred = qe.clause.deferredAccums.has(accumId);
   const decl = qe.accum(accumId);
   const needsPrime = decl.scope === "vertex" && decl.primeUsed === true && qe.clause.level !== "query";

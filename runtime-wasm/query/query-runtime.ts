@@ -138,7 +138,8 @@ function toParamValue(snapshot: Snapshot, graph: string, p: ManifestParam, arg: 
   }
   const view = graphView(snapshot.schema, graph);
   const lookup = (a: QueryArgument): number | undefined => {
-    const v = a as VertexArgument;
+    // a typed VERTEX parameter may be given its id alone
+    const v = (typeof a === "object" && a !== null && !Array.isArray(a) ? a : { id: a }) as VertexArgument;
     const typeName = p.type.vertexType ?? v.type;
     if (typeName === undefined) return undefined;
     const t = view?.vertexType(typeName);
@@ -159,7 +160,7 @@ function toParamValue(snapshot: Snapshot, graph: string, p: ManifestParam, arg: 
   }
   const vid = lookup(arg);
   if (vid === undefined) {
-    const v = arg as VertexArgument;
+    const v = (typeof arg === "object" && arg !== null && !Array.isArray(arg) ? arg : { id: arg }) as VertexArgument;
     return { error: `Failed to convert user vertex id for parameter ${p.name}: '${String(v.id)}' is not a valid ${p.type.vertexType ?? v.type ?? "vertex"} vertex id.` };
   }
   return vid === NO_VERTEX ? undefined : vid;

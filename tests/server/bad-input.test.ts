@@ -59,7 +59,7 @@ describe("REST bad input (generated and hand-written)", function () {
         }
       }
       for (const path of ["/graph/social", "/builtins/social"]) {
-        const r = await fetch(t.url(path), { method: "POST", body: body as BodyInit });
+        const r = await fetch(t.url(path), { method: "POST", body });
         const text = await r.text();
         let json: unknown;
         try {

@@ -30,8 +30,9 @@ export function wasmPageRankKernel(store: GraphStore, iterations: number): { ite
     const m = new WasmModule();
     m.importSharedMemory({ module: "graph", base: "memory" });
     const P = (name: string) => ({ name, type: "i32" as const });
-    m.func("iterate", [P("lists"), P("degrees"), P("score"), P("recvd"), P("n"), P("eb")], "none", (f) => {
-      const [lists, degrees, sc, rc, count, eb] = [0, 1, 2, 3, 4, 5].map((i) => f.param(i));
+    // heads: [list address, degree] per vertex
+    m.func("iterate", [P("heads"), P("score"), P("recvd"), P("n"), P("eb")], "none", (f) => {
+      const [heads, sc, rc, count, eb] = [0, 1, 2, 3, 4].map((i) => f.param(i));
       const v = f.local("i32", "v");
       const i = f.local("i32", "i");
       const deg = f.local("i32", "deg");
@@ -41,11 +42,11 @@ export function wasmPageRankKernel(store: GraphStore, iterations: number): { ite
       const at = (base: typeof sc, k: number | ReturnType<typeof v.get>) => m.add("i32", base.get(), m.shl("i32", typeof k === "number" ? m.i32(k) : k, m.i32(3)));
       return [
         f.forRange(v, m.i32(0), count.get(), () => [
-          deg.set(m.load("i32", m.add("i32", degrees.get(), m.shl("i32", v.get(), m.i32(3))), 4)),
+          deg.set(m.load("i32", m.add("i32", heads.get(), m.shl("i32", v.get(), m.i32(3))), 4)),
           m.if(
             deg.get(),
             m.seq(
-              list.set(m.load("i32", m.add("i32", lists.get(), m.shl("i32", v.get(), m.i32(3))))),
+              list.set(m.load("i32", m.add("i32", heads.get(), m.shl("i32", v.get(), m.i32(3))))),
               share.set(m.div("f64", m.load("f64", at(sc, v.get())), m.convert("i32", "f64", deg.get()))),
               f.forRange(i, m.i32(0), deg.get(), () => [
                 t.set(m.load("i32", m.add("i32", list.get(), m.mul("i32", i.get(), eb.get())))),
@@ -56,7 +57,7 @@ export function wasmPageRankKernel(store: GraphStore, iterations: number): { ite
         ]),
         f.forRange(v, m.i32(0), count.get(), () => [
           m.if(
-            m.load("i32", m.add("i32", degrees.get(), m.shl("i32", v.get(), m.i32(3))), 4),
+            m.load("i32", m.add("i32", heads.get(), m.shl("i32", v.get(), m.i32(3))), 4),
             m.seq(m.store("f64", at(sc, v.get()), m.add("f64", m.f64(0.15), m.mul("f64", m.f64(0.85), m.load("f64", at(rc, v.get()))))), m.store("f64", at(rc, v.get()), m.f64(0))),
           ),
         ]),
@@ -74,7 +75,7 @@ export function wasmPageRankKernel(store: GraphStore, iterations: number): { ite
     const iterationMs: number[] = [];
     for (let k = 0; k < iterations; k++) {
       const t0 = performance.now();
-      iterate(u32(adj + ADJ.HEADS), u32(adj + ADJ.HEADS), score, recvd, n, u32(adj + ADJ.ENTRY_BYTES));
+      iterate(u32(adj + ADJ.HEADS), score, recvd, n, u32(adj + ADJ.ENTRY_BYTES));
       iterationMs.push(performance.now() - t0);
     }
     lender.takeBack(score, 8 * n);

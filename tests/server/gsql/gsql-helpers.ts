@@ -50,7 +50,7 @@ export async function startGsqlServer(): Promise<GsqlTestServer> {
     file: (text, cookie) => send("file", text, cookie),
     command: (text, cookie) => send("command", text, cookie),
     post: async (path, body, headers = {}) => {
-      const res = await fetch(gsqlUrl + path, { method: "POST", body: body as BodyInit, headers });
+      const res = await fetch(gsqlUrl + path, { method: "POST", body, headers });
       return { status: res.status, text: await res.text() };
     },
     get: async (path) => {
