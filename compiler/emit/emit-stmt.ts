@@ -85,7 +85,9 @@ export function emitStmt(qe: QueryEmitter, s: IrStmt): Expr {
     case "log":
       return emitLog(qe, s.cond, s.args);
     case "return":
-      if (s.value) throw new UnsupportedError("RETURN with a value (sub-queries)");
+      // Run directly, a query's returned value is not part of its output (gsql-semantics §9.1):
+      // it is evaluated (for its errors) and the run ends.
+      if (s.value) return m.seq(m.drop(emitExpr(qe, s.value)), m.br(qe.bodyEnd));
       return m.br(qe.bodyEnd);
     case "raise":
       return raise(qe, s.exception, s.message);
