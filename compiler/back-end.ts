@@ -28,14 +28,20 @@ export { LowerError } from "./ir/lower.js";
 export { UnsupportedError } from "./emit/query-emitter.js";
 export { EmitError } from "./emit/module.js";
 
-/** Compiles one bound query. Throws LowerError, UnsupportedError or EmitError when it cannot. */
-export function compileQuery(bound: BoundQuery, schema: DatabaseSchema, level: OptimizeLevel = 1, withText = false): CompiledQueryModule {
+/**
+ * Compiles one bound query. `callees` are the bound queries it calls, directly or not (the
+ * whole call graph below it): they are compiled into the same module. Throws LowerError,
+ * UnsupportedError or EmitError when it cannot.
+ */
+export function compileQuery(bound: BoundQuery, schema: DatabaseSchema, level: OptimizeLevel = 1, withText = false, callees: BoundQuery[] = []): CompiledQueryModule {
   const t0 = performance.now();
   const ir = lower(bound);
+  const calleeIrs = callees.filter((c) => c.name !== bound.name).map(lower);
   const t1 = performance.now();
   const optimized = optimizeIr(ir, level);
+  const optimizedCallees = calleeIrs.map((c) => optimizeIr(c, level));
   const t2 = performance.now();
-  const { bytes, manifest, text } = emitQuery(optimized, { schema, optimizeLevel: level >= 2 ? level : 0, withText });
+  const { bytes, manifest, text } = emitQuery(optimized, { schema, optimizeLevel: level >= 2 ? level : 0, withText, callees: optimizedCallees });
   const t3 = performance.now();
   return { ir: optimized, bytes, manifest, text, timings: { lower: t1 - t0, passes: t2 - t1, emit: t3 - t2 } };
 }

@@ -16,6 +16,7 @@ import { bitsOf, defaultValue, makeTuple } from "./emit-values.js";
 import { convert, emitExpr } from "./emit-expr.js";
 import { vsetCount } from "./emit-vset.js";
 import { neighbors } from "./emit-neighbors.js";
+import { emitPrintln } from "./emit-file.js";
 import { vertexIdText } from "./emit-attr.js";
 import type { Expr } from "./module.js";
 import { UnsupportedError, type QueryEmitter } from "./query-emitter.js";
@@ -248,7 +249,7 @@ function coalesce(qe: QueryEmitter, x: CallExpr): Expr {
     const a = x.args[i];
     const converted = convert(qe, a.type, x.type, emitExpr(qe, a));
     if (a.e === "var" && qe.variable(a.id).kind === "param") {
-      value = m.if(m.globalGet(qe.cx.ensureGlobal(`present${a.id}`, "i32"), "i32"), converted, value);
+      value = m.if(m.globalGet(qe.ownGlobal(`present${a.id}`, "i32"), "i32"), converted, value);
     } else {
       value = converted;
     }
@@ -267,6 +268,7 @@ export function emitMethod(qe: QueryEmitter, x: MethodExpr): Expr {
   const lname = name.toLowerCase();
 
   if (receiver === "vertexSet" && lname === "size") return m.convert("i32", "i64", vsetCount(cx, target()), true);
+  if (receiver === "file" && lname === "println") return emitPrintln(qe, x.target, x.args);
   if (receiver === "vertex") return vertexMethod(qe, x, lname);
   if (receiver === "edge" && lname === "isdirected") {
     const edge = x.target.e === "var" ? qe.clause.edges.get(x.target.id) : undefined;

@@ -16,6 +16,7 @@ import { emitSeed } from "./emit-seed.js";
 import { numOp, NumOp, strConcat, strConst } from "./emit-strings.js";
 import { cmpValue, eqValue, makeEdge, makeTuple, tupleLayout, loadValue } from "./emit-values.js";
 import { vsetCombine } from "./emit-vset.js";
+import { emitSubqueryCall } from "./emit-subquery.js";
 import { edgeTypeOrdinal } from "./emit-graph.js";
 import type { Expr, ValueType } from "./module.js";
 import { UnsupportedError, type QueryEmitter } from "./query-emitter.js";
@@ -65,7 +66,7 @@ export function emitExpr(qe: QueryEmitter, x: IrExpr): Expr {
     case "method":
       return emitMethod(qe, x);
     case "subquery":
-      throw new UnsupportedError("sub-query calls");
+      return emitSubqueryCall(qe, x);
     case "tuple": {
       if (x.type.t !== "tuple") throw new Error("tuple constructor without a tuple type");
       return makeTuple(cx, x.type, x.args.map((a) => emitExpr(qe, a)));

@@ -22,7 +22,7 @@ export function paramsPrologue(qe: QueryEmitter): Expr {
 }
 
 export function paramPresent(qe: QueryEmitter, id: number): Expr {
-  return qe.m.globalGet(qe.cx.ensureGlobal(`present${id}`, "i32"), "i32");
+  return qe.m.globalGet(qe.ownGlobal(`present${id}`, "i32"), "i32");
 }
 
 /** How the host encodes a parameter of IR type `t`. */
@@ -59,7 +59,7 @@ export function finishParams(qe: QueryEmitter): void {
         const v = qe.variable(id);
         const slot = base + PARAM_SLOT_BYTES * (v.paramIndex ?? 0);
         const slotAt = () => m.add("i32", m.globalGet(GG.params, "i32"), m.i32(slot));
-        const present = cx.ensureGlobal(`present${id}`, "i32");
+        const present = qe.ownGlobal(`present${id}`, "i32");
         body.push(m.globalSet(present, m.load("i32", slotAt())));
         if (v.type.t === "accum") {
           const acc = v.type.accum;

@@ -18,7 +18,7 @@ export const SELECT_EPOCH = "select_epoch";
 export function primeGlobals(qe: QueryEmitter, id: number): { prev: string; epoch: string } {
   const cx = qe.cx;
   cx.ensureGlobal(SELECT_EPOCH, "i32");
-  return { prev: cx.ensureGlobal(`prev${id}`, "i32"), epoch: cx.ensureGlobal(`epoch${id}`, "i32") };
+  return { prev: qe.ownGlobal(`prev${id}`, "i32"), epoch: qe.ownGlobal(`epoch${id}`, "i32") };
 }
 
 /** Allocates the copies and stamps when the vertex accumulator is declared. */
@@ -40,7 +40,7 @@ export function primeCapture(qe: QueryEmitter, id: number, vertex: Expr): Expr {
   const cx: EmitContext = qe.cx;
   const g = primeGlobals(qe, id);
   const size = accumSize(qe.accumType(id));
-  const name = cx.helper(`prime_capture_${id}`, [{ name: "v", type: "i32" }], "none", (f) => {
+  const name = cx.helper(qe.fn(`prime_capture_${id}`), [{ name: "v", type: "i32" }], "none", (f) => {
     const v = f.param(0);
     const stamp = f.local("i32", "stamp");
     return [
@@ -71,7 +71,7 @@ export function primeRead(qe: QueryEmitter, id: number, vertex: Expr): Expr {
   const a = qe.accumType(id);
   const g = primeGlobals(qe, id);
   const size = accumSize(a);
-  const name = cx.helper(`prime_read_${id}`, [{ name: "v", type: "i32" }], readType(qe, id), (f) => {
+  const name = cx.helper(qe.fn(`prime_read_${id}`), [{ name: "v", type: "i32" }], readType(qe, id), (f) => {
     const v = f.param(0);
     const copied = m.eq("i32", m.load("i32", m.add("i32", m.globalGet(g.epoch, "i32"), m.shl("i32", v.get(), m.i32(2)))), m.globalGet(SELECT_EPOCH, "i32"));
     const base = m.select(copied, m.globalGet(g.prev, "i32"), m.globalGet(qe.accumGlobal(id), "i32"));

@@ -14,6 +14,23 @@ import { ALL_ACTIVE } from "./emit-seed.js";
 import { RUN_FLAGS } from "./emit-select.js";
 import { emitStmts } from "./emit-stmt.js";
 import { QueryEmitter, type EmitOptions } from "./query-emitter.js";
+import { emitSubqueryFunction } from "./emit-subquery.js";
+import { childExprs, visitStmts, stmtExprs, selectExprs } from "../passes/walk-ir.js";
+import type { IrExpr } from "../ir/ir.js";
+
+/** Whether the query's body calls query `name`. */
+function calls(ir: IrQuery, name: string): boolean {
+  let found = false;
+  const visit = (x: IrExpr): void => {
+    if (x.e === "subquery" && x.query === name) found = true;
+    childExprs(x).forEach(visit);
+  };
+  visitStmts(ir.body, (s) => {
+    stmtExprs(s).forEach(visit);
+    if (s.s === "select") selectExprs(s.select).forEach(visit);
+  });
+  return found;
+}
 
 export interface EmitResult {
   bytes: Uint8Array;
@@ -24,12 +41,23 @@ export interface EmitResult {
 
 export { UnsupportedError, type EmitOptions } from "./query-emitter.js";
 
-/** Compiles an IR query to a WebAssembly module. Throws UnsupportedError or EmitError. */
-export function emitQuery(ir: IrQuery, options: EmitOptions & { withText?: boolean }): EmitResult {
+/**
+ * Compiles an IR query to a WebAssembly module, with every query it calls (`callees`, the
+ * whole call graph below it) as functions of the same module. Throws UnsupportedError or
+ * EmitError.
+ */
+export function emitQuery(ir: IrQuery, options: EmitOptions & { withText?: boolean; callees?: IrQuery[] }): EmitResult {
   const cx = new EmitContext();
   try {
     const qe = new QueryEmitter(cx, ir, options);
     const m = cx.m;
+    const emitters = new Map<string, QueryEmitter>([[ir.name, qe]]);
+    (options.callees ?? []).forEach((c, i) => {
+      if (!emitters.has(c.name)) emitters.set(c.name, new QueryEmitter(cx, c, options, `q${i + 1}_`));
+    });
+    for (const e of emitters.values()) e.callee = (name) => emitters.get(name);
+    // A query calling itself needs its own body as a function too.
+    if (calls(ir, ir.name)) emitters.set(ir.name, Object.assign(new QueryEmitter(cx, ir, options, "self_"), { callee: (n: string) => emitters.get(n) }));
     declareGraphGlobals(cx);
     cx.ensureGlobal(RUN_FLAGS, "i32");
     cx.ensureGlobal(ALL_ACTIVE, "i32");
@@ -56,6 +84,7 @@ export function emitQuery(ir: IrQuery, options: EmitOptions & { withText?: boole
         }),
       RUN_EXPORT,
     );
+    for (const e of new Set(emitters.values())) if (e !== qe || calls(ir, ir.name)) if (e.prefix !== "") emitSubqueryFunction(e);
     finishParams(qe);
     finishGraph(cx);
     cx.finishMemory((n) => alloc(cx, n));

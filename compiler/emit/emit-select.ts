@@ -43,9 +43,19 @@ export const RUN_FLAGS = "run_flags";
 /** Emits the SELECT's function and returns the call that runs it and assigns the result. */
 export function emitSelect(qe: QueryEmitter, targetId: number, sel: IrSelect): Expr {
   const m = qe.m;
-  const name = `select_${sel.index}`;
+  const name = qe.fn(`select_${sel.index}`);
   if (!qe.m.hasFunction(name)) {
-    qe.m.func(name, [], "none", (f) => qe.inFunction(f, () => qe.inClause(QueryEmitter.queryClause(), () => selectBody(qe, f, targetId, sel))));
+    qe.m.func(name, [], "none", (f) =>
+      qe.inFunction(f, () => {
+        const kind = qe.functionKind;
+        qe.functionKind = "select";
+        try {
+          return qe.inClause(QueryEmitter.queryClause(), () => selectBody(qe, f, targetId, sel));
+        } finally {
+          qe.functionKind = kind;
+        }
+      }),
+    );
   }
   return m.call(name, [], "none");
 }
@@ -270,7 +280,7 @@ function orderAndLimit(qe: QueryEmitter, f: FunctionScope, sel: IrSelect, result
   const row = f.local("i32", "row");
   const rowBytes = 8 + 8 * sel.orderBy.length;
   const keyTypes = sel.orderBy.map((o) => o.expr.type);
-  const cmp = cx.helper(`order_cmp_${sel.index}`, [{ name: "a", type: "i32" }, { name: "b", type: "i32" }], "i32", (cf) => {
+  const cmp = cx.helper(qe.fn(`order_cmp_${sel.index}`), [{ name: "a", type: "i32" }, { name: "b", type: "i32" }], "i32", (cf) => {
     const c = cf.local("i32", "c");
     return [
       ...sel.orderBy.map((o, k) =>

@@ -85,8 +85,9 @@ export function emitStmt(qe: QueryEmitter, s: IrStmt): Expr {
     case "log":
       return emitLog(qe, s.cond, s.args);
     case "return":
-      // Run directly, a query's returned value is not part of its output (gsql-semantics §9.1):
-      // it is evaluated (for its errors) and the run ends.
+      // A called query hands the value to its caller; run directly, the value is not part of
+      // the output (gsql-semantics §9.1): it is evaluated (for its errors) and the run ends.
+      if (s.value && qe.returnLocal && qe.ir.returns) return m.seq(qe.returnLocal.set(convert(qe, s.value.type, qe.ir.returns, emitExpr(qe, s.value))), m.br(qe.bodyEnd));
       if (s.value) return m.seq(m.drop(emitExpr(qe, s.value)), m.br(qe.bodyEnd));
       return m.br(qe.bodyEnd);
     case "raise":
@@ -442,7 +443,9 @@ function raise(qe: QueryEmitter, exceptionId: number, message?: IrExpr): Expr {
     ? emitExpr(qe, message)
     : emitExpr(qe, { e: "const", type: STRING, value: `Exception ${exc.name} is raised with error code ${exc.code}` });
   const handler = qe.tries[qe.tries.length - 1];
-  return m.seq(m.globalSet(EXC.code, m.i32(exc.code)), m.globalSet(EXC.message, text), handler ? m.br(handler) : uncaught(qe));
+  // uncaught in a called query: back to the caller, which passes it on
+  const away = handler ? m.br(handler) : qe.functionKind === "subquery" ? m.br(qe.bodyEnd) : uncaught(qe);
+  return m.seq(m.globalSet(EXC.code, m.i32(exc.code)), m.globalSet(EXC.message, text), away);
 }
 
 /** An exception nobody catches: the run ends with its code and message. */
@@ -488,8 +491,8 @@ function emitTry(qe: QueryEmitter, s: Extract<IrStmt, { s: "try" }>): Expr {
   return m.block(end, [m.block(caught, [...body, m.br(end)]), dispatch]);
 }
 
-/** An exception a TRY does not handle goes to the enclosing TRY, or ends the run. */
+/** An exception a TRY does not handle goes to the enclosing TRY, or to the caller, or ends the run. */
 function propagate(qe: QueryEmitter): Expr {
   const outer = qe.tries[qe.tries.length - 1];
-  return outer ? qe.m.br(outer) : uncaught(qe);
+  return outer ? qe.m.br(outer) : qe.functionKind === "subquery" ? qe.m.br(qe.bodyEnd) : uncaught(qe);
 }

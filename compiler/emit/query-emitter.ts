@@ -81,10 +81,21 @@ export class QueryEmitter {
   /** Expressions computed once per source vertex in the SELECT being emitted (hoist.ts). */
   hoisted = new Map<IrExpr, Local>();
 
+  /** Globals that belong to this query (saved and restored around a call of it). */
+  readonly ownedGlobals = new Map<string, ValueType>();
+  /** Sub-query calls: the emitter of another query of the module, by name. */
+  callee: (name: string) => QueryEmitter | undefined = () => undefined;
+  /** In a sub-query's function: where RETURN puts its value. */
+  returnLocal?: Local;
+  /** The kind of function being built: the run entry, a sub-query's body, or a SELECT. */
+  functionKind: "run" | "subquery" | "select" = "run";
+
   constructor(
     readonly cx: EmitContext,
     readonly ir: IrQuery,
     readonly options: EmitOptions,
+    /** Prefix of this query's global and function names (several queries share a module). */
+    readonly prefix = "",
   ) {
     const view = new GraphView(options.schema, options.schema.graphs.find((g) => g.name === ir.graph) ?? { name: ir.graph, vertexTypes: [], edgeTypes: [], version: 0 });
     this.view = view;
@@ -118,7 +129,7 @@ export class QueryEmitter {
     if (s === undefined) {
       const v = this.variable(id);
       if (v.kind === "local" || v.kind === "alias") throw new Error(`${v.kind} ${v.name} used outside its clause`);
-      s = { kind: "global", name: this.cx.ensureGlobal(`v${id}_${sanitize(v.name)}`, wasmType(v.type)), type: wasmType(v.type) };
+      s = { kind: "global", name: this.ownGlobal(`v${id}_${sanitize(v.name)}`, wasmType(v.type)), type: wasmType(v.type) };
       this.storage.set(id, s);
     }
     return s;
@@ -154,7 +165,19 @@ export class QueryEmitter {
 
   /** Global holding the address of a global accumulator's state, or a vertex accumulator's column. */
   accumGlobal(id: number): string {
-    return this.cx.ensureGlobal(`acc${id}_${sanitize(this.accum(id).name)}`, "i32");
+    return this.ownGlobal(`acc${id}_${sanitize(this.accum(id).name)}`, "i32");
+  }
+
+  /** A global of this query (named with its prefix, saved around calls of the query). */
+  ownGlobal(name: string, type: ValueType): string {
+    const full = this.cx.ensureGlobal(this.prefix + name, type);
+    this.ownedGlobals.set(full, type);
+    return full;
+  }
+
+  /** A function name of this query. */
+  fn(name: string): string {
+    return this.prefix + name;
   }
 
   accumType(id: number): IrAccum {

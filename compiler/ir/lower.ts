@@ -49,6 +49,7 @@ class Lowering {
       name: q.name,
       graph: q.graph,
       syntax: q.syntax,
+      ...(q.returns ? { returns: lowerType(q.returns) } : {}),
       params: [],
       vars: [],
       accums: q.accums.map((a) => this.accum(a)),

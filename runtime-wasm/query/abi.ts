@@ -181,6 +181,9 @@ export const HOST_FUNCTIONS = {
   numOp: { params: ["i32", "i32", "i32", "i32", "i32", "f64", "f64"], result: "i64" },
   /** DATETIME arithmetic and fields (DatetimeOp) on epoch seconds and an amount. */
   datetimeOp: { params: ["i32", "i64", "i64"], result: "i64" },
+  /** An exception nobody catches, raised where the module cannot return (inside a SELECT):
+   * code, message (address, length); ends the run. */
+  raise: { params: ["i32", "i32", "i32"], result: "none" },
 } as const;
 
 export type HostFunctionName = keyof typeof HOST_FUNCTIONS;

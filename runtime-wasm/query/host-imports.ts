@@ -12,6 +12,17 @@ export class RunFailure extends Error {
   }
 }
 
+/** Thrown through the module for an uncaught user exception raised inside a SELECT. */
+export class RunException extends Error {
+  constructor(
+    readonly code: number,
+    readonly text: string,
+  ) {
+    super(text);
+    this.name = "RunException";
+  }
+}
+
 /** What the host functions of one run read and record. */
 export class RunState {
   readonly logs: string[] = [];
@@ -87,6 +98,9 @@ export function hostImports(state: RunState): Record<HostFunctionName, HostFunct
     numOp: (op: number, a: number, al: number, b: number, bl: number, x: number, y: number) =>
       guard(() => numberOp(op, state.text(a >>> 0, al >>> 0), state.text(b >>> 0, bl >>> 0), x, y)),
     datetimeOp: (op: number, epoch: bigint, amount: bigint) => guard(() => datetimeOp(op, epoch, amount)),
+    raise: (code: number, address: number, length: number) => {
+      throw new RunException(code, state.text(address >>> 0, length >>> 0));
+    },
     nowSeconds: () => BigInt(Math.floor(Date.now() / 1000)),
     random: () => Math.random(),
     math: (op: number, a: number, b: number) => math(op, a, b),

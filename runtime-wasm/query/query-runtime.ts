@@ -14,6 +14,7 @@ import { QueryPool, type QueryPoolOptions } from "./query-pool.js";
 import type { SelectTiming } from "./run-types.js";
 import { resolveBindings, SnapshotGraphReader, storeLender, vidBound } from "./store-bridge.js";
 import { applyDml, type DmlSummary } from "./apply-dml.js";
+import { writeMonitorLog } from "./monitor-log.js";
 import { FileWrites } from "./file-writes.js";
 
 export interface CompiledQuery {
@@ -39,14 +40,17 @@ export interface RunQueryOptions {
   signal?: AbortSignal;
   /** `__GQUERY__USING_ALL_ACTIVE_MODE=true` */
   allActive?: boolean;
-  /** `__GQUERY__monitor=true`: per-SELECT timings come back in `monitor`. */
+  /** `__GQUERY__monitor=true`: per-SELECT timings come back in `monitor`, and are written
+   * to a log file in `monitorLogDir` when one is given (`monitorLog` names it). */
   monitor?: boolean;
+  monitorLogDir?: string;
+
   floatStyle?: FloatStyle;
 }
 
 export type QueryResult =
   /** `files`: absolute paths of the FILE outputs the run wrote. */
-  | { ok: true; results: string; ms: number; warnings: string[]; logs: string[]; monitor?: SelectTiming[]; changes?: DmlSummary; files?: string[] }
+  | { ok: true; results: string; ms: number; warnings: string[]; logs: string[]; monitor?: SelectTiming[]; monitorLog?: string; changes?: DmlSummary; files?: string[] }
   | { ok: false; kind: "exception"; message: string; code: number }
   | { ok: false; kind: "error" | "bad-argument"; message: string }
   | { ok: false; kind: "timeout" | "aborted"; message: string };
@@ -102,7 +106,8 @@ export class QueryRuntime {
               return { ok: false, kind: "error", message: `Runtime Error: the query's output file could not be written: ${(e as Error).message}` };
             }
           }
-          return { ok: true, results, ms: outcome.ms, warnings, logs: outcome.logs, monitor: outcome.monitor, changes, ...(files ? { files } : {}) };
+          const monitorLog = options.monitor && options.monitorLogDir ? writeMonitorLog(options.monitorLogDir, query.manifest.name, outcome.monitor ?? [], outcome.ms) : undefined;
+          return { ok: true, results, ms: outcome.ms, warnings, logs: outcome.logs, monitor: outcome.monitor, ...(monitorLog ? { monitorLog } : {}), changes, ...(files ? { files } : {}) };
         }
         case "exception":
           return { ok: false, kind: "exception", message: outcome.message, code: outcome.code };

@@ -4,7 +4,7 @@
 // (or, as a last resort, by terminating this thread).
 import { parentPort } from "node:worker_threads";
 import { ArenaChunk, Ctl, HOST_MODULE, IMPORT_MEMORY, RUN_EXPORT, RUNTIME_ERROR_MESSAGES, RunStatus, RuntimeError } from "./abi.js";
-import { hostImports, RunFailure, RunState } from "./host-imports.js";
+import { hostImports, RunException, RunFailure, RunState } from "./host-imports.js";
 import { readOutputChain } from "./output-chain.js";
 import type { FromWorker, RunOutcome, ToWorker } from "./run-types.js";
 
@@ -85,6 +85,7 @@ function runOnce(attached: AttachedMemory, msg: Extract<ToWorker, { kind: "run" 
     return { kind: "ok", output, dml, ms: elapsed(), monitor: state.timings, logs: state.logs };
   } catch (e) {
     if (Atomics.load(new Int32Array(memory.buffer), (control + Ctl.cancel) >> 2) !== 0) return { kind: "timeout", ms: elapsed() };
+    if (e instanceof RunException) return { kind: "exception", code: e.code, message: e.text, ms: elapsed(), logs: state.logs };
     return { kind: "error", message: errorMessage(e), ms: elapsed(), logs: state.logs };
   }
 }

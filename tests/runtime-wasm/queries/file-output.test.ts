@@ -77,4 +77,29 @@ describe("query FILE output", function () {
     expect(failed).to.deep.include({ ok: false, kind: "exception", code: 40003 });
     expect(existsSync(path)).to.equal(false);
   });
+
+  it("PRINT ... TO_CSV writes one line per PRINT, or one per vertex of the set its items read", async () => {
+    const db = createDatabase(SAMPLE_DDL, SAMPLE_DATA);
+    const path = join(dir, "csv.txt");
+    const r = await runGsql(
+      db,
+      `CREATE QUERY q(STRING p) FOR GRAPH G SYNTAX V1 {
+         FILE f (p);
+         ListAccum<INT> @@l;
+         @@l += [1, 2, 3];
+         S = {P.*};
+         PRINT S.name, S.age TO_CSV f;
+         PRINT @@l, "end" TO_CSV f;
+         PRINT S.name WHERE S.age > 29 TO_CSV f;
+         PRINT "results" AS r;
+       }`,
+      [path],
+    );
+    expect(r.ok && r.results).to.equal('[{"r":"results"}]');
+    const lines = readFileSync(path, "utf8").split("\n");
+    expect(lines.slice(0, 3).sort()).to.deep.equal(["Ann,30", "Bob,25", "Cid,35"]);
+    expect(lines[3]).to.equal("1 2 3,end");
+    expect(lines.slice(4, 6).sort()).to.deep.equal(["Ann", "Cid"]);
+    expect(lines.slice(6)).to.deep.equal([""]);
+  });
 });

@@ -50,8 +50,10 @@ export async function compileGsql(db: TestDatabase, text: string, level: Optimiz
   const fe = analyzeSource(db.ddl + "\n" + text, "query.gsql");
   const errors = fe.log.diagnostics.filter((d) => d.severity === "error");
   if (errors.length) throw new Error("query has errors:\n" + errors.map((d) => formatDiagnosticText(d, fe.source.text)).join("\n"));
-  const bound = fe.bound!.queries[fe.bound!.queries.length - 1];
-  const compiled = compileQuery(bound, fe.bound!.schema, level);
+  const queries = fe.bound!.queries;
+  const bound = queries[queries.length - 1];
+  // every other query of the text is available to be called
+  const compiled = compileQuery(bound, fe.bound!.schema, level, false, queries.slice(0, -1));
   const module = await WebAssembly.compile(compiled.bytes as Uint8Array<ArrayBuffer>);
   return { module, manifest: compiled.manifest, ir: compiled.ir };
 }
