@@ -1,7 +1,8 @@
 // The REST application (conventionally port 9000): composes middleware and routes once.
 // Route handlers translate HTTP to engine calls and back; they hold no engine logic.
 // Middleware order: statistics (outermost, sees the final status and latency), errors
-// (turns failures into the envelope), routes, then the not-found answer.
+// (turns failures into the envelope), durable writes (when a data directory is used),
+// routes, then the not-found answer.
 import Koa from "koa";
 import Router from "@koa/router";
 import { endpointNotFound, errorMiddleware } from "./http/error-middleware.js";
@@ -16,6 +17,8 @@ import { registerDdl } from "./routes/ddl.js";
 
 export interface RestAppOptions extends RestServiceOptions {
   log?: (line: string) => void;
+  /** Holds each answer until the request's writes are durable (server/persist); absent: memory only. */
+  durableWrites?: Koa.Middleware;
 }
 
 export interface RestApp {
@@ -36,6 +39,7 @@ export function createRestApp(options: RestAppOptions = {}): RestApp {
   registerDdl(router, services);
   app.use(statisticsMiddleware(services.statistics));
   app.use(errorMiddleware(log));
+  if (options.durableWrites) app.use(options.durableWrites);
   app.use(router.routes());
   app.use(async (ctx, next) => {
     await next();

@@ -1,19 +1,25 @@
-// Starts the server processes' listeners: the REST endpoints and, when a GSQL port is given,
-// the GSQL-server endpoints over the same engine and catalog. Returns handles so tests and
-// tools can stop it.
+// Starts the server: the engine (recovered from the data directory when one is given), the
+// GSQL catalog attached to it, the REST endpoints and, when a GSQL port is given, the
+// GSQL-server endpoints over the same engine and catalog; the demo graph on a first start.
+// Returns handles so tests and tools can stop it.
 import type { Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import type Koa from "koa";
 import { errorEnvelope } from "./http/envelope.js";
 import { createRestApp, type RestAppOptions } from "./rest-app.js";
 import type { RestServices } from "./rest-services.js";
-import { createGsqlApp } from "./gsql/gsql-app.js";
-import { attachCatalog, createExecServices, type GsqlServiceOptions } from "./gsql/gsql-services.js";
-import { Catalog } from "./catalog/catalog.js";
-import type { ExecServices } from "./gsql/exec/context.js";
-import { createDemoGraph, isEmptyDatabase, type DemoResult } from "./gsql/demo/demo-graph.js";
 import { Engine } from "./engine/engine.js";
 import { createStore } from "../runtime-wasm/store/index.js";
+import { openDurableEngine } from "./persist/engine-state.js";
+import type { Persistence, PersistenceOptions } from "./persist/persistence.js";
+import type { RecoveryReport } from "./persist/recovery.js";
+import { Catalog } from "./catalog/catalog.js";
+import { createGsqlApp } from "./gsql/gsql-app.js";
+import { attachCatalog, createExecServices, type GsqlServiceOptions } from "./gsql/gsql-services.js";
+import type { ExecServices } from "./gsql/exec/context.js";
+import { reinstallInstalledQueries } from "./gsql/exec/query-install.js";
+import { backendQueryServices, InstalledQueries, LazyQueryRuntime } from "./gsql/query-backend.js";
+import { createDemoGraph, isEmptyDatabase, type DemoResult } from "./gsql/demo/demo-graph.js";
 
 export interface ServeOptions extends RestAppOptions {
   port: number;
@@ -22,7 +28,10 @@ export interface ServeOptions extends RestAppOptions {
   gsqlPort?: number;
   /** Create the demo graph when the database is empty (needs the GSQL port). */
   demo?: boolean;
-  /** Back-end parts of the GSQL executor (compile, serve, interpret), when this build has them. */
+  /** Data directory: recover from it, and log every change there before answering. Absent: memory only. */
+  dataDir?: string;
+  persistence?: PersistenceOptions;
+  /** Replaces the back-end parts of the GSQL executor (tests). */
   gsql?: Pick<GsqlServiceOptions, "queries">;
 }
 
@@ -31,44 +40,60 @@ export interface RunningServer {
   /** Undefined when the GSQL-server endpoints were not started. */
   gsqlPort?: number;
   services: RestServices;
-  /** Queries, loading jobs and schema-change jobs (snapshots take `catalog.snapshot()`). */
+  /** Queries, loading jobs and schema-change jobs. */
   catalog: Catalog;
-  gsql?: ExecServices;
+  /** The compiled modules of the installed queries (what GET /query/{graph}/{name} runs) and the runtime that runs them. */
+  installedQueries: InstalledQueries;
+  queryRuntime: LazyQueryRuntime;
+  gsql: ExecServices;
   /** What creating the demo graph printed, when it was created at this start. */
   demo?: DemoResult;
+  /** What recovery found and did (with a data directory). */
+  recovery?: RecoveryReport;
+  persistence?: Persistence;
   close(): Promise<void>;
 }
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const host = options.host ?? "127.0.0.1";
+  const log = options.log ?? ((line: string) => process.stderr.write(line + "\n"));
   // The graph store lives in WebAssembly memory (runtime-wasm/store).
   const engine = options.engine ?? new Engine({ createStore });
-  // The GSQL catalog is attached before anything runs, so every catalog command (live or
-  // replayed from a log) reaches it.
+  // The catalog is attached before recovery, so replayed catalog commands reach it.
   const catalog = new Catalog();
   attachCatalog(engine, catalog);
-  const { app, services } = createRestApp({ ...options, engine });
-  const restServer = await listen(app, options.port, host);
-  const restPort = (restServer.address() as AddressInfo).port;
-  const servers = [restServer];
-  let gsql: ExecServices | undefined;
+  const installedQueries = new InstalledQueries();
+  const queryRuntime = new LazyQueryRuntime();
+  let restPort = 0;
+  const gsql = createExecServices({
+    engine,
+    catalog,
+    queries: backendQueryServices(engine, installedQueries, queryRuntime),
+    ...options.gsql,
+    restBaseUrl: () => `http://${displayHost(host)}:${restPort}`,
+    restFetch: async (path, init) => {
+      const res = await fetch(`http://127.0.0.1:${restPort}${path}`, init);
+      return { status: res.status, text: await res.text() };
+    },
+    log,
+  });
+  const durable = options.dataDir
+    ? await openDurableEngine(options.dataDir, engine, {
+        log,
+        ...options.persistence,
+        reinstallQueries: async () => {
+          const r = await reinstallInstalledQueries(gsql);
+          for (const f of r.failed) log(`query ${f.graph}.${f.name} could not be installed again (${f.reason}); it is now uninstalled`);
+        },
+      })
+    : undefined;
+  const { app, services } = createRestApp({ ...options, engine, durableWrites: durable?.persistence.requestMiddleware() });
+  const servers = [await listen(app, options.port, host)];
+  restPort = (servers[0]!.address() as AddressInfo).port;
   let gsqlPort: number | undefined;
   let demo: DemoResult | undefined;
   if (options.gsqlPort !== undefined) {
-    const local = `http://127.0.0.1:${restPort}`;
-    gsql = createExecServices({
-      engine: services.engine,
-      catalog,
-      ...options.gsql,
-      restBaseUrl: () => `http://${displayHost(host)}:${restPort}`,
-      restFetch: async (path, init) => {
-        const res = await fetch(local + path, init);
-        return { status: res.status, text: await res.text() };
-      },
-      log: options.log,
-    });
-    const gsqlApp = createGsqlApp({ exec: gsql, restHandler: app.callback(), log: options.log });
-    const gsqlServer = await listen(gsqlApp, options.gsqlPort, host);
+    const gsqlServer = await listen(createGsqlApp({ exec: gsql, restHandler: app.callback(), log }), options.gsqlPort, host);
     gsqlPort = (gsqlServer.address() as AddressInfo).port;
     servers.push(gsqlServer);
     if (options.demo && isEmptyDatabase(gsql)) demo = await createDemoGraph(gsql);
@@ -78,10 +103,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     gsqlPort,
     services,
     catalog,
+    installedQueries,
+    queryRuntime,
     gsql,
     demo,
-    close: () =>
-      Promise.all(
+    recovery: durable?.report,
+    persistence: durable?.persistence,
+    close: async () => {
+      await Promise.all(
         servers.map(
           (server) =>
             new Promise<void>((resolve) => {
@@ -89,7 +118,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
               server.closeAllConnections();
             }),
         ),
-      ).then(() => undefined),
+      );
+      await queryRuntime.close();
+      if (durable) {
+        await durable.persistence.close();
+        engine.commandLog = undefined;
+      }
+    },
   };
 }
 

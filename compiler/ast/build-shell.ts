@@ -60,19 +60,19 @@ export class ShellBuilder {
   }
 
   createSecret(ctx: P.CreateSecretContext): AstCreateSecret {
-    const alias = ctx.identifier();
+    const alias = ctx.plainName();
     return alias === null ? { kind: "CreateSecret", range: this.b.range(ctx) }
       : { kind: "CreateSecret", alias: this.b.ident(alias), range: this.b.range(ctx) };
   }
 
   createUser(ctx: P.CreateUserContext): AstCreateUser {
-    const name = ctx.identifier();
+    const name = ctx.plainName();
     return name === null ? { kind: "CreateUser", range: this.b.range(ctx) }
       : { kind: "CreateUser", name: this.b.ident(name), range: this.b.range(ctx) };
   }
 
   alterPassword(ctx: P.AlterPasswordContext): AstAlterPassword {
-    const user = ctx.identifier();
+    const user = ctx.plainName();
     return user === null ? { kind: "AlterPassword", range: this.b.range(ctx) }
       : { kind: "AlterPassword", user: this.b.ident(user), range: this.b.range(ctx) };
   }
@@ -125,7 +125,7 @@ export class ShellBuilder {
   }
 
   help(ctx: P.HelpStatementContext): AstHelp {
-    const topic = ctx.identifier() ?? ctx.QUERY();
+    const topic = ctx.plainName() ?? ctx.QUERY();
     const node: AstHelp = { kind: "Help", range: this.b.range(ctx) };
     if (topic !== null) node.topic = this.b.ident(topic) as AstIdent;
     return node;

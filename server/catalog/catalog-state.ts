@@ -104,7 +104,7 @@ export function applyCatalogChange(state: CatalogState, change: CatalogChange): 
         const q = state.queries.find((x) => x.graph === change.graph && x.name === s.name);
         if (!q) continue;
         q.state = s.state;
-        if (s.state === "installed") q.installLevel = s.installLevel ?? q.installLevel ?? 0;
+        if (s.state === "installed") q.installLevel = s.installLevel ?? q.installLevel ?? 1;
         else delete q.installLevel;
       }
       return;

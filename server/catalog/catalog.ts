@@ -44,8 +44,8 @@ export class Catalog {
   }
 
   /** Replaces the whole state (recovery from a snapshot). */
-  restore(state: CatalogState): void {
-    this.current = structuredClone(state);
+  restore(state: unknown): void {
+    this.current = structuredClone(state as CatalogState);
   }
 
   /** The state as it is now; callers must not modify it. */

@@ -6,6 +6,10 @@ import type { CatalogChange, CatalogQuery, CatalogState, QueryState } from "./ca
 
 export type Planned<T> = { ok: true; value: T } | { ok: false; message: string };
 
+/** The back end's optimisation levels: the cheap passes by default, Binaryen's optimiser with -OPTIMIZE. */
+export const DEFAULT_INSTALL_LEVEL = 1;
+export const OPTIMIZE_INSTALL_LEVEL = 3;
+
 const refuse = <T>(message: string): Planned<T> => ({ ok: false, message });
 const accept = <T>(value: T): Planned<T> => ({ ok: true, value });
 
@@ -63,7 +67,7 @@ export interface InstallRequest {
 export interface InstallSelection {
   /** Queries to compile, callees before callers. */
   queries: CatalogQuery[];
-  /** Optimisation level to compile at: 0 by default, 3 for -OPTIMIZE. */
+  /** Optimisation level to compile at (the back end's): 1 by default, 3 for -OPTIMIZE. */
   level: number;
 }
 
@@ -78,7 +82,7 @@ export function planInstall(state: CatalogState, req: InstallRequest): Planned<I
     if (req.names.length > 0 || req.all) {
       return refuse("INSTALL QUERY -OPTIMIZE takes no query names: it optimizes every installed query of the graph.");
     }
-    return accept({ queries: orderCalleesFirst(all.filter((q) => q.state === "installed")), level: 3 });
+    return accept({ queries: orderCalleesFirst(all.filter((q) => q.state === "installed")), level: OPTIMIZE_INSTALL_LEVEL });
   }
   let chosen: CatalogQuery[];
   if (req.all) {
@@ -109,7 +113,7 @@ export function planInstall(state: CatalogState, req: InstallRequest): Planned<I
       }
     }
   }
-  return accept({ queries: orderCalleesFirst(chosen), level: 0 });
+  return accept({ queries: orderCalleesFirst(chosen), level: DEFAULT_INSTALL_LEVEL });
 }
 
 /** The change that records a successful compilation of `names` at `level`. */

@@ -23,11 +23,6 @@ export interface EngineOptions {
   defaultTimeoutMs?: number;
   /** Clock in milliseconds, for timeouts (tests pass their own). */
   now?: () => number;
-  /**
-   * Called with every command that applied successfully, before its request is answered
-   * (a write-ahead log records here; replaying the same commands in order rebuilds the state).
-   */
-  onApplied?: (command: EngineCommand) => void;
   /** The graph store factory (default: runtime-wasm/store's createStore) and its options. */
   createStore?: CreateStore;
   storeOptions?: StoreOptions;
@@ -51,6 +46,9 @@ export interface CommandResults {
 export interface AttachedCatalog {
   apply(changes: readonly CatalogChange[]): void;
   loadingJobPlans(graph: string): LoadingJobPlan[];
+  /** Its whole state as plain data, for snapshots; `restore` takes it back. */
+  snapshot(): unknown;
+  restore(state: unknown): void;
 }
 
 export interface ApplyOptions {
@@ -72,6 +70,23 @@ export interface GraphHandle {
 
 export const DEFAULT_TIMEOUT_MS = 16_000;
 
+/** Where applied commands go to be made durable (server/persist); none: in memory only. */
+export interface CommandLog {
+  /** Throws when changes can no longer be made durable: checked before anything changes. */
+  assertWritable(): void;
+  /** Takes the command in the caller's turn. */
+  record(command: EngineCommand): void;
+}
+
+/** What a snapshot keeps of the engine beside the store's image. */
+export interface EngineCatalogImage {
+  schema: DatabaseSchema;
+  outputApi: OutputApi;
+  loadingJobs: LoadingJobPlan[];
+  /** The attached GSQL catalog's state (server/catalog), when one is attached. */
+  gsqlCatalog?: unknown;
+}
+
 export class Engine {
   private schemaState: DatabaseSchema = emptySchema();
   private outputApiState: OutputApi;
@@ -82,6 +97,8 @@ export class Engine {
   private readonly loadingJobsState = new Map<string, Map<string, LoadingJobPlan>>();
   readonly defaultTimeoutMs: number;
   readonly now: () => number;
+  /** Set by the persistence layer once recovery is done; replay runs without it. */
+  commandLog: CommandLog | undefined;
 
   constructor(private readonly options: EngineOptions = {}) {
     this.outputApiState = options.outputApi ?? "v2";
@@ -159,10 +176,46 @@ export class Engine {
   /** The one way to change the database. Deterministic given the state before it. */
   apply<K extends EngineCommand["kind"]>(command: Extract<EngineCommand, { kind: K }>, options?: ApplyOptions): CommandResults[K];
   apply(command: EngineCommand, options: ApplyOptions = {}): CommandResults[EngineCommand["kind"]] {
-    const deadline = options.deadline ?? Deadline.none();
-    const result = translateStoreErrors(() => this.dispatch(command, deadline));
-    this.options.onApplied?.(command);
+    this.commandLog?.assertWritable();
+    const result = this.applyCommand(command, options);
+    // Recorded in the same turn and only once applied: a refused command changed nothing.
+    this.commandLog?.record(command);
     return result;
+  }
+
+  /** The state beside the store as plain data, for snapshots (the store has its own image). */
+  catalogImage(): EngineCatalogImage {
+    const loadingJobs = [...this.loadingJobsState.values()].flatMap((jobs) => [...jobs.values()]);
+    const image: EngineCatalogImage = { schema: this.schemaState, outputApi: this.outputApiState, loadingJobs };
+    if (this.catalog) image.gsqlCatalog = this.catalog.snapshot();
+    return image;
+  }
+
+  /** The store if one exists yet (snapshots do not create one). */
+  get storeIfCreated(): GraphStore | undefined {
+    return this.storeState;
+  }
+
+  /**
+   * Replaces the whole state by a snapshot's (recovery, before any command is replayed):
+   * the catalog, and the store rebuilt from its image (undefined: none existed yet).
+   */
+  restoreState(image: EngineCatalogImage, store: GraphStore | undefined): void {
+    this.storeState = store;
+    this.loadingJobsState.clear();
+    this.setSchema(structuredClone(image.schema));
+    this.outputApiState = image.outputApi;
+    if (this.catalog && image.gsqlCatalog !== undefined) this.catalog.restore(image.gsqlCatalog);
+    for (const plan of image.loadingJobs ?? []) {
+      const jobs = this.loadingJobsState.get(plan.graph) ?? new Map<string, LoadingJobPlan>();
+      jobs.set(plan.name, structuredClone(plan));
+      this.loadingJobsState.set(plan.graph, jobs);
+    }
+  }
+
+  private applyCommand(command: EngineCommand, options: ApplyOptions): CommandResults[EngineCommand["kind"]] {
+    const deadline = options.deadline ?? Deadline.none();
+    return translateStoreErrors(() => this.dispatch(command, deadline));
   }
 
   private dispatch(command: EngineCommand, deadline: Deadline): CommandResults[EngineCommand["kind"]] {
@@ -209,6 +262,10 @@ export class Engine {
     const next = structuredClone(schema);
     // The store is created on first use, with the schema of that moment.
     if (this.storeState) this.storeState.applySchema(next);
+    this.setSchema(next);
+  }
+
+  private setSchema(next: DatabaseSchema): void {
     this.schemaState = next;
     this.graphs.clear();
     for (const g of next.graphs) this.graphs.set(g.name, { name: g.name, view: graphView(next, g.name)! });

@@ -12,3 +12,4 @@ registerSuite(async () => (await import("./store.js")).suite);
 registerSuite(async () => (await import("./frontend.js")).suite);
 registerSuite(async () => (await import("./load.js")).suite);
 registerSuite(async () => (await import("./queries.js")).suite);
+registerSuite(async () => (await import("./durability.js")).suite);

@@ -25,7 +25,7 @@ const MAX_CHUNK = 4 * 1024 * 1024;
 /** Lists above this many bytes get a chunk of their own. */
 const OWN_CHUNK = 64 * 1024;
 /** Lists longer than this are found through the key index rather than scanned. */
-export const SCAN_LIMIT = 96;
+export const SCAN_LIMIT = 32;
 /** Host metadata per slot: [capacity, chunk id | INDEXED]; chunk id NO_CHUNK when the slot has no list. */
 const NO_CHUNK = 0x3fffffff;
 const CHUNK_MASK = 0x3fffffff;

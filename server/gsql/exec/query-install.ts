@@ -5,7 +5,7 @@
 // query, a progress bar, `Query installation finished.`
 import type { AstInstallQuery } from "../../../compiler/ast/index.js";
 import type { CatalogQuery } from "../../catalog/catalog-state.js";
-import { installedChange, orderCalleesFirst, planInstall } from "../../catalog/query-lifecycle.js";
+import { DEFAULT_INSTALL_LEVEL, installedChange, orderCalleesFirst, planInstall } from "../../catalog/query-lifecycle.js";
 import { bindCatalogOf } from "../../catalog/catalog.js";
 import { submit, workingGraph, type ExecServices, type Outcome, type StatementContext } from "./context.js";
 import { printQueryDiagnostics } from "./diagnostic-text.js";
@@ -125,7 +125,7 @@ export async function reinstallInstalledQueries(exec: ExecServices): Promise<{ i
       failed.push({ graph: q.graph, name: q.name, reason: info?.diagnostics.find((d) => d.severity === "error")?.message ?? "its text no longer parses" });
       continue;
     }
-    const level = q.installLevel ?? 0;
+    const level = q.installLevel ?? DEFAULT_INSTALL_LEVEL;
     byLevel.set(level, [...(byLevel.get(level) ?? []), { graph: q.graph, name: q.name, bound: info.bound }]);
   }
   let installed = 0;

@@ -11,7 +11,7 @@ import type { DdlSchemaChangeJob } from "../../../compiler/bind/ddl/commands.js"
 import type { DatabaseSchema } from "../../../runtime-wasm/schema/types.js";
 import { bindCatalogOf } from "../../catalog/catalog.js";
 import type { CatalogChange, CatalogQuery } from "../../catalog/catalog-state.js";
-import { loadingJobsToDrop, planSchemaChangeEffects } from "../../catalog/query-lifecycle.js";
+import { DEFAULT_INSTALL_LEVEL, loadingJobsToDrop, planSchemaChangeEffects } from "../../catalog/query-lifecycle.js";
 import { touchedTypes } from "../../catalog/schema-diff.js";
 import { nameList, statementText, submit, workingGraph, type Outcome, type StatementContext } from "./context.js";
 import { printDdlDiagnostics } from "./diagnostic-text.js";
@@ -135,7 +135,7 @@ async function recompile(ctx: StatementContext, list: CatalogQuery[], schema: Da
     return { graph: q.graph, name: q.name, bound: queries.bind!(definition, bindCatalog, q.graph).bound };
   });
   try {
-    await queries.install(batch, 0, () => undefined);
+    await queries.install(batch, DEFAULT_INSTALL_LEVEL, () => undefined);
     ctx.out.line(progressBar(batch.length, batch.length));
     ctx.out.line("Query installation finished.");
   } catch (err) {

@@ -78,7 +78,7 @@ describe("catalog: query lifecycle", () => {
         query("draft", "draft"), query("solo", "deprecated"));
       const plan = planInstall(c.state, { graph: "g", names: [], all: true, force: false, optimize: false });
       expect(plan.ok && plan.value.queries.map((q) => q.name)).to.deep.equal(["mid", "caller", "solo"]);
-      expect(plan.ok && plan.value.level).to.equal(0);
+      expect(plan.ok && plan.value.level).to.equal(1);
     });
 
     it("-OPTIMIZE with a name is invalid; alone it selects every installed query at level 3", () => {
