@@ -201,7 +201,9 @@ export type StoreErrorCode =
   | "INVALID_SCHEMA"
   | "SNAPSHOT_RELEASED"
   | "OUT_OF_MEMORY"
-  | "CORRUPT_IMAGE";
+  | "CORRUPT_IMAGE"
+  /** A mutation was started from inside another one (e.g. from an EdgeSelector's `where`). */
+  | "BUSY";
 
 export interface StoreErrorDetail {
   /** Where in the batch: "vertices[3]", "edges[10].attributes.weight", … */

@@ -30,10 +30,10 @@ export function encodeCommand(command: CommandValue): Buffer {
     });
   }
   if (text === undefined) throw new TypeError("a logged command must be a JSON value");
-  const body = Buffer.from(text, "utf8");
-  const out = Buffer.allocUnsafe(body.length + 1);
+  // Encoded straight into the payload: commands of bulk upserts run to tens of megabytes.
+  const out = Buffer.allocUnsafe(1 + Buffer.byteLength(text, "utf8"));
   out[0] = format;
-  body.copy(out, 1);
+  out.write(text, 1, "utf8");
   return out;
 }
 

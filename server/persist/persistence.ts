@@ -165,6 +165,7 @@ export class Persistence {
       await this.log.close();
     } finally {
       this.closed = true;
+      await this.snapshots.close();
       await this.dataDir.release();
     }
   }

@@ -81,7 +81,7 @@ function portNumber(flag: string, text: string): number | undefined {
 
 function describeRecovery(r: RecoveryReport): string {
   const from = r.snapshot ? `snapshot at log position ${r.snapshot.lsn}` : "an empty database";
-  const lines = [`data directory ${r.dataDir}: recovered ${from} + ${r.replayedRecords} log records in ${r.millis.toFixed(0)} ms`];
+  const lines = [`data directory ${r.dataDir}: recovered ${from} + ${r.replayedRecords} log records in ${r.millis.toFixed(0)} ms (${r.cpuMillis.toFixed(0)} ms CPU)`];
   if (r.tornTail) lines.push(`cut off an incomplete last log write (${r.tornTail.droppedBytes} bytes in ${r.tornTail.file}: never acknowledged)`);
   for (const d of r.damagedSnapshots) lines.push(`passed over damaged snapshot ${d.dir} (${d.reason}); kept as ${d.movedTo}`);
   return lines.join("\nwasmgraph: ");

@@ -3,7 +3,7 @@
 // the edges is kept column-wise (EdgePlans) so that large batches allocate nothing per edge.
 import type { AttrValue } from "../../schema/types.js";
 import type { AttrWrite, EdgeColumns, EdgeUpsert, ExternalId, IdValue, SkippedEdge, SkippedVertex, UpsertOptions, VertexKey, VertexSkipReason, VertexUpsert } from "../api.js";
-import { StoreError } from "../errors.js";
+import { shown, StoreError } from "../errors.js";
 import { IdKind } from "../layout.js";
 import type { EdgeRef, StoreState } from "../state.js";
 import { EdgeTable } from "../tables/edge-table.js";
@@ -23,7 +23,10 @@ export interface VertexPlan {
   local: number;
 }
 
-/** Accepted edge items, one index per edge across parallel arrays. */
+/**
+ * Accepted edge items, one index per edge across parallel arrays. One instance per store is
+ * reused by every batch (`reset`), so large batches neither allocate per edge nor regrow arrays.
+ */
 export class EdgePlans {
   length = 0;
   readonly tables: EdgeTable[] = [];
@@ -39,23 +42,28 @@ export class EdgePlans {
   readonly discriminators: AttrValue[][] = [];
   readonly writes: PlannedWrite[][] = [];
 
+  /** Empty the plan, keeping its arrays (their old entries are overwritten before being read). */
+  reset(): void {
+    this.length = 0;
+  }
+
   push(table: EdgeTable, fromTable: VertexTable, fromKey: IdKey, fromRaw: ExternalId, fromLocal: number, toTable: VertexTable, toKey: IdKey, toRaw: ExternalId, toLocal: number, discriminator: AttrValue[], writes: PlannedWrite[]): void {
     const i = this.length++;
     if (i === this.fromLocals.length) {
       this.fromLocals = grow(this.fromLocals);
       this.toLocals = grow(this.toLocals);
     }
-    this.tables.push(table);
-    this.fromTables.push(fromTable);
-    this.fromKeys.push(fromKey);
-    this.fromRaws.push(fromRaw);
+    this.tables[i] = table;
+    this.fromTables[i] = fromTable;
+    this.fromKeys[i] = fromKey;
+    this.fromRaws[i] = fromRaw;
     this.fromLocals[i] = fromLocal;
-    this.toTables.push(toTable);
-    this.toKeys.push(toKey);
-    this.toRaws.push(toRaw);
+    this.toTables[i] = toTable;
+    this.toKeys[i] = toKey;
+    this.toRaws[i] = toRaw;
     this.toLocals[i] = toLocal;
-    this.discriminators.push(discriminator);
-    this.writes.push(writes);
+    this.discriminators[i] = discriminator;
+    this.writes[i] = writes;
   }
 }
 
@@ -79,7 +87,7 @@ export class Planner implements ItemPath {
   readonly skippedVertices: SkippedVertex[] = [];
   readonly skippedEdges: SkippedEdge[] = [];
   readonly vertexPlans: VertexPlan[] = [];
-  readonly edgePlans = new EdgePlans();
+  readonly edgePlans: EdgePlans;
   /** Every vertex the batch names, resolved once. */
   readonly vertices = new BatchVertices();
   /** Edge identities created or updated earlier in this batch (kept only when an edge item needs them). */
@@ -88,7 +96,11 @@ export class Planner implements ItemPath {
   constructor(
     private readonly state: StoreState,
     private readonly options: UpsertOptions,
-  ) {}
+    edgePlans: EdgePlans,
+  ) {
+    this.edgePlans = edgePlans;
+    edgePlans.reset();
+  }
 
   path(suffix = ""): string {
     return `${this.list}[${this.index}]${suffix}`;
@@ -125,7 +137,7 @@ export class Planner implements ItemPath {
       }
       if (local === ABSENT) {
         const needy = writes.find((w) => needsExistingItem(w.op));
-        if (needy) throw missingItem(`${this.path()}: operator "${needy.op}" on attribute ${needy.column.name} of vertex ${String(key)}, which does not exist`, table.def.name);
+        if (needy) throw missingItem(`${this.path()}: operator "${needy.op}" on attribute ${needy.column.name} of vertex ${shown(key)}, which does not exist`, table.def.name);
         this.vertices.markCreated(table, key);
       }
       this.vertexPlans.push({ table, key, raw: item.id, writes, local });
@@ -183,11 +195,11 @@ export class Planner implements ItemPath {
     const discriminator = table.discriminator.length === 0 ? NO_VALUES : this.discriminatorValues(table, attributes);
     const fromLocal = this.vertices.resolve(fromTable, fromKey);
     const toLocal = this.vertices.resolve(toTable, toKey);
-    if (fromLocal < 0 || toLocal < 0) {
+    if ((fromLocal === ABSENT && this.mayNotCreate(fromTable, fromKey, "source")) || (toLocal === ABSENT && this.mayNotCreate(toTable, toKey, "target"))) {
       const missing: SkippedEdge["missing"] = [];
       this.noteMissing(fromTable, fromKey, fromRaw, fromLocal, "source", missing);
       this.noteMissing(toTable, toKey, toRaw, toLocal, "target", missing);
-      if (missing.length > 0) {
+      {
         this.skippedEdges.push(group === undefined ? { index: this.index, type: ref.key, missing } : { group, index: this.index, type: ref.key, missing });
         return;
       }
@@ -226,7 +238,7 @@ export class Planner implements ItemPath {
     const table = typeof type === "string" ? this.state.vertexByKey.get(type) : undefined;
     if (!table) {
       const path = this.path(suffix);
-      throw new StoreError("UNKNOWN_VERTEX_TYPE", `${path}: invalid vertex type ${String(type)}`, { path, type: String(type) });
+      throw new StoreError("UNKNOWN_VERTEX_TYPE", `${path}: invalid vertex type ${shown(type)}`, { path, type: shown(type) });
     }
     return table;
   }
@@ -235,7 +247,7 @@ export class Planner implements ItemPath {
     const ref = typeof type === "string" ? this.state.edgeByKey.get(type) : undefined;
     if (!ref) {
       const path = this.path();
-      throw new StoreError("UNKNOWN_EDGE_TYPE", `${path}: invalid edge type ${String(type)}`, { path, type: String(type) });
+      throw new StoreError("UNKNOWN_EDGE_TYPE", `${path}: invalid edge type ${shown(type)}`, { path, type: shown(type) });
     }
     return ref;
   }
@@ -260,13 +272,17 @@ export class Planner implements ItemPath {
     return undefined;
   }
 
-  /** Add the endpoint to `missing` when it does not exist and may not be created (or is retired). */
-  private noteMissing(table: VertexTable, key: IdKey, raw: VertexKey["id"], local: number, role: "source" | "target", missing: SkippedEdge["missing"]): void {
-    if (local !== ABSENT) return;
-    const retired = table.retiredKeys.size > 0 && table.retiredKeys.has(key);
+  /** Whether a missing endpoint may not be created: it is retired, or the flags say ends must exist. */
+  private mayNotCreate(table: VertexTable, key: IdKey, role: "source" | "target"): boolean {
     const o = this.options;
-    const mustExist = o.vertexMustExist || o.updateVertexOnly || (role === "source" ? o.sourceVertexMustExist : o.targetVertexMustExist);
-    if (retired || mustExist) missing.push({ type: table.key, id: idOf(table, raw, key), retired });
+    if (o.vertexMustExist || o.updateVertexOnly || (role === "source" ? o.sourceVertexMustExist : o.targetVertexMustExist)) return true;
+    return table.retiredKeys.size > 0 && table.retiredKeys.has(key);
+  }
+
+  /** Add the endpoint to `missing` when it does not exist and may not be created. */
+  private noteMissing(table: VertexTable, key: IdKey, raw: VertexKey["id"], local: number, role: "source" | "target", missing: SkippedEdge["missing"]): void {
+    if (local !== ABSENT || !this.mayNotCreate(table, key, role)) return;
+    missing.push({ type: table.key, id: idOf(table, raw, key), retired: table.retiredKeys.has(key) });
   }
 
   private edgeExists(table: EdgeTable, fromTable: VertexTable, fromLocal: number, toTable: VertexTable, toLocal: number, discriminator: AttrValue[], identity: string): boolean {
@@ -280,8 +296,12 @@ export class Planner implements ItemPath {
 export function findEdge(table: EdgeTable, fromTable: VertexTable, fromLocal: number, toVid: number, discriminator: AttrValue[]): number {
   const adj = table.out.get(fromTable.ordinal);
   if (!adj) return -2;
-  if (discriminator.length === 0) return adj.find(fromLocal, toVid, null);
-  return adj.find(fromLocal, toVid, (eid) => sameDiscriminator(table, eid, discriminator));
+  return adj.find(fromLocal, toVid, discriminator.length === 0 ? null : discriminatorTest(table, discriminator));
+}
+
+/** A separate function, so that findEdge (run per edge) allocates no closure context. */
+function discriminatorTest(table: EdgeTable, values: AttrValue[]): (eid: number) => boolean {
+  return (eid) => sameDiscriminator(table, eid, values);
 }
 
 function sameDiscriminator(table: EdgeTable, eid: number, values: AttrValue[]): boolean {

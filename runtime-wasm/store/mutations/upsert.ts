@@ -8,10 +8,15 @@ import { readCell } from "../tables/columns.js";
 import { applyOperator } from "../values/operators.js";
 import type { BatchVertices } from "./batch-vertices.js";
 import type { PlannedWrite } from "./plan-writes.js";
-import { findEdge, Planner, type EdgePlans, type VertexPlan } from "./upsert-plan.js";
+import { EdgePlans, findEdge, Planner, type VertexPlan } from "./upsert-plan.js";
+
+/** The edge plan reused by every batch of a store. */
+const plansOf = new WeakMap<StoreState, EdgePlans>();
 
 export function applyUpsert(state: StoreState, batch: UpsertBatch, options: UpsertOptions = {}): UpsertResult {
-  const planner = new Planner(state, options);
+  let plans = plansOf.get(state);
+  if (!plans) plansOf.set(state, (plans = new EdgePlans()));
+  const planner = new Planner(state, options, plans);
   planner.planVertices(batch.vertices ?? []);
   planner.planEdges(batch.edges ?? []);
   planner.planEdgeColumns(batch.edgeColumns ?? []);
@@ -40,7 +45,9 @@ function applyVertex(plan: VertexPlan, vertices: BatchVertices): void {
   const { table, key } = plan;
   const local = plan.local >= 0 ? plan.local : vertices.slotFor(table, key, plan.raw);
   const existed = plan.local >= 0 || !vertices.justCreated;
-  for (const w of plan.writes) {
+  const writes = plan.writes;
+  for (let k = 0; k < writes.length; k++) {
+    const w = writes[k];
     if (existed && w.op === "~") continue;
     const stored = existed && w.op !== "=" ? readCell(table.ctx, w.column.kind, w.column.region!.addr, local, w.column.def.type) : undefined;
     table.writeAttribute(w.column, local, stored === undefined ? w.value : combine(w, stored));
@@ -58,8 +65,10 @@ function applyEdge(plans: EdgePlans, i: number, vertices: BatchVertices): void {
   const discriminator = plans.discriminators[i];
   const writes = plans.writes[i];
   const found = findEdge(table, fromTable, fromLocal, toVid, discriminator);
+  // Indexed loops: this runs once per edge, and array iterators would allocate.
   if (found !== -2) {
-    for (const w of writes) {
+    for (let k = 0; k < writes.length; k++) {
+      const w = writes[k];
       if (w.op === "~") continue;
       table.writeAttribute(w.column, found, combine(w, table.readAttribute(w.column, found)));
     }
@@ -68,7 +77,7 @@ function applyEdge(plans: EdgePlans, i: number, vertices: BatchVertices): void {
   }
   const eid = table.newEid();
   for (let d = 0; d < discriminator.length; d++) table.writeAttribute(table.discriminator[d], eid, discriminator[d]);
-  for (const w of writes) table.writeAttribute(w.column, eid, w.value);
+  for (let k = 0; k < writes.length; k++) table.writeAttribute(writes[k].column, eid, writes[k].value);
   table.link(fromTable.ordinal, fromLocal, fromVid, toTable.ordinal, toLocal, toVid, eid);
 }
 

@@ -1,22 +1,15 @@
 // Snapshot files in the data directory: one folder per snapshot, named by the log position
 // it covers, holding its payload files (the store's memory regions, the catalog as JSON)
-// and a MANIFEST with their sizes and checksums. A snapshot is written under a temporary
-// name, every file fsynced, then renamed into place and the parent fsynced: a folder with
-// the final name is always complete. Loading verifies every checksum before use.
+// and a MANIFEST with their sizes and checksums. Writing happens in a worker thread
+// (snapshot-writer.ts, write-worker.ts) under a temporary name, renamed into place once
+// every file is durable: a folder with the final name is always complete. Loading verifies
+// every checksum before use.
 import { promises as fsp } from "node:fs";
 import path from "node:path";
 import { crc32 } from "node:zlib";
-import { ensureDirectory, exists, fsyncDirectory, isMissing } from "../durable-fs.js";
-import {
-  decodeManifest,
-  encodeManifest,
-  isSectionName,
-  MANIFEST_FILE,
-  SNAPSHOT_FORMAT,
-  SNAPSHOT_FORMAT_VERSION,
-  type ManifestSection,
-  type SnapshotManifest,
-} from "./manifest.js";
+import { fsyncDirectory, isMissing } from "../durable-fs.js";
+import { decodeManifest, isSectionName, MANIFEST_FILE, type ManifestSection, type SnapshotManifest } from "./manifest.js";
+import { SnapshotWriter } from "./snapshot-writer.js";
 
 /**
  * One payload of a snapshot: bytes (which must not change until the write has finished),
@@ -68,8 +61,6 @@ export class SnapshotCorruptionError extends Error {
 
 const FINAL_NAME = /^snapshot-(\d{20})$/;
 const TEMPORARY_SUFFIX = ".tmp";
-/** Written in pieces so a large snapshot never holds the event loop for long. */
-const WRITE_CHUNK_BYTES = 4 << 20;
 const READ_CHUNK_BYTES = 8 << 20;
 
 export function snapshotDirName(lsn: number): string {
@@ -77,6 +68,8 @@ export function snapshotDirName(lsn: number): string {
 }
 
 export class SnapshotStore {
+  private readonly writer = new SnapshotWriter();
+
   constructor(readonly dir: string) {}
 
   /** Complete snapshots, newest first. Leftover temporary folders are ignored. */
@@ -106,40 +99,31 @@ export class SnapshotStore {
     }
   }
 
-  /** Writes a snapshot durably and returns its entry. A snapshot of the same position is kept as is. */
+  /**
+   * Writes a snapshot durably (in the writer thread) and returns its entry. A snapshot of
+   * the same position already there is kept as is.
+   */
   async write(content: SnapshotContent): Promise<SnapshotEntry & { bytes: number }> {
     const names = new Set<string>();
     for (const s of content.sections) {
       if (!isSectionName(s.name) || names.has(s.name)) throw new Error(`invalid or repeated snapshot section name '${s.name}'`);
       names.add(s.name);
     }
-    await ensureDirectory(this.dir);
-    const finalDir = path.join(this.dir, snapshotDirName(content.lsn));
-    const existing = await readManifestIfAny(finalDir);
-    if (existing) return { lsn: content.lsn, dir: finalDir, bytes: sumBytes(existing.sections) };
-    // A folder with the final name but no valid manifest is damaged: keep it aside, not in the way.
-    if (existing === null) await this.moveAside({ lsn: content.lsn, dir: finalDir });
-
-    const temporary = finalDir + TEMPORARY_SUFFIX;
-    await fsp.rm(temporary, { recursive: true, force: true });
-    await fsp.mkdir(temporary);
-    const sections: ManifestSection[] = [];
-    for (const section of content.sections) {
-      sections.push(await writeSection(path.join(temporary, section.name), section));
-    }
-    const manifest: SnapshotManifest = {
-      format: SNAPSHOT_FORMAT,
-      version: SNAPSHOT_FORMAT_VERSION,
+    const final = path.join(this.dir, snapshotDirName(content.lsn));
+    const { sections } = await this.writer.write({
+      parent: this.dir,
+      final,
+      temporary: final + TEMPORARY_SUFFIX,
       lsn: content.lsn,
-      createdAt: new Date().toISOString(),
       meta: content.meta ?? {},
-      sections,
-    };
-    await writeSection(path.join(temporary, MANIFEST_FILE), { name: MANIFEST_FILE, data: Buffer.from(encodeManifest(manifest)) });
-    await fsyncDirectory(temporary);
-    await fsp.rename(temporary, finalDir);
-    await fsyncDirectory(this.dir);
-    return { lsn: content.lsn, dir: finalDir, bytes: sumBytes(sections) };
+      sections: content.sections,
+    });
+    return { lsn: content.lsn, dir: final, bytes: sumBytes(sections) };
+  }
+
+  /** Stops the writer thread. */
+  close(): Promise<void> {
+    return this.writer.close();
   }
 
   /**
@@ -207,39 +191,6 @@ async function* readChunks(file: string): AsyncGenerator<Buffer> {
   } finally {
     await handle.close();
   }
-}
-
-async function writeSection(file: string, section: SnapshotSection): Promise<ManifestSection> {
-  const parts = section.data instanceof Uint8Array ? [section.data] : section.data;
-  const handle = await fsp.open(file, "wx");
-  let checksum = 0;
-  let bytes = 0;
-  try {
-    for await (const part of parts) {
-      for (let at = 0; at < part.length; at += WRITE_CHUNK_BYTES) {
-        const chunk = part.subarray(at, Math.min(part.length, at + WRITE_CHUNK_BYTES));
-        checksum = crc32(chunk, checksum);
-        let written = 0;
-        while (written < chunk.length) {
-          const { bytesWritten } = await handle.write(chunk, written, chunk.length - written, bytes + written);
-          written += bytesWritten;
-        }
-        bytes += chunk.length;
-      }
-    }
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  return { name: section.name, bytes, crc32: checksum };
-}
-
-/** The folder's manifest; undefined when the folder does not exist, null when it is not valid. */
-async function readManifestIfAny(dir: string): Promise<SnapshotManifest | undefined | null> {
-  const text = await readText(path.join(dir, MANIFEST_FILE));
-  if (text === undefined) return (await exists(dir)) ? null : undefined;
-  const manifest = decodeManifest(text);
-  return typeof manifest === "string" ? null : manifest;
 }
 
 async function readText(file: string): Promise<string | undefined> {

@@ -376,4 +376,21 @@ describe("store: upsert batches", () => {
     expectRejected(s2, { edgeColumns: [{ type: "E", fromType: "V", toType: "V", from: [1, "x"], to: [3, 4] }] }, "INVALID_ID");
     expectRejected(s2, { edgeColumns: [{ type: "E", fromType: "W", toType: "V", from: [1], to: [3] }] }, "UNKNOWN_VERTEX_TYPE");
   });
+
+  it("finds numeric ids whether they are small and dense, negative, huge, or deleted and re-created", () => {
+    const s2 = createStore(schemaOf([vertex("V", "INT", [attr("n", INT)])], []));
+    const ids = [0, 1, 2, 5, 1000, -3, 10 ** 12, 7, 2 ** 53 + 2];
+    s2.upsert({ vertices: ids.map((id, n) => ({ type: "V", id, attributes: [{ name: "n", value: n }] })) });
+    s2.deleteVertices("V", [5, -3]);
+    s2.upsert({ vertices: [{ type: "V", id: 5, attributes: [{ name: "n", value: 50 }] }, { type: "V", id: 8, attributes: [{ name: "n", value: 80 }] }] });
+    const n = (id: number | bigint) => s2.read((s) => {
+      const vid = s.lookup("V", id);
+      return vid === undefined ? undefined : s.attribute(vid, "n");
+    });
+    expect(ids.map(n)).to.deep.equal([0n, 1n, 2n, 50n, 4n, undefined, 6n, 7n, 8n]);
+    expect(n(8)).to.equal(80n);
+    const r = s2.upsert({ vertices: [{ type: "V", id: 1, attributes: [{ name: "n", value: 1, op: "+" }] }, { type: "V", id: 10 ** 12, attributes: [{ name: "n", value: 1, op: "+" }] }] });
+    expect(r.acceptedVertices).to.equal(2);
+    expect([n(1), n(10 ** 12)]).to.deep.equal([2n, 7n]);
+  });
 });
