@@ -9,6 +9,7 @@ import type { CatalogChange } from "../catalog/catalog-state.js";
 import type { LoadingJobPlan } from "../loading/plan.js";
 import type { LoadBatch } from "../loading/sink.js";
 import type { AuthChange } from "../auth/auth-state.js";
+import type { DmlStep } from "../../runtime-wasm/query/apply-dml.js";
 
 export type OutputApi = "v1" | "v2";
 
@@ -138,6 +139,18 @@ export interface AuthCommand {
   changes: AuthChange[];
 }
 
+/**
+ * The writes of one query run (attribute writes, INSERT INTO, DELETE), applied together after
+ * its reads ended: store steps naming vertices by their external ids, so replaying them
+ * needs nothing of the run.
+ */
+export interface QueryWritesCommand {
+  kind: "query-writes";
+  graph: string;
+  query: string;
+  steps: DmlStep[];
+}
+
 export type EngineCommand =
   | DefineSchemaCommand
   | AuthCommand
@@ -149,4 +162,5 @@ export type EngineCommand =
   | UpsertCommand
   | DeleteVerticesCommand
   | DeleteVerticesByTypeCommand
-  | DeleteEdgesCommand;
+  | DeleteEdgesCommand
+  | QueryWritesCommand;

@@ -16,6 +16,7 @@ import { EDITION } from "../version.js";
 import type { LoadingJobPlan } from "../loading/plan.js";
 import { applyLoadBatch, type BatchOutcome } from "../loading/apply-batch.js";
 import { loadingJobFits, loadingJobProblem } from "../loading/revalidate.js";
+import { applyDmlSteps, type DmlSummary } from "../../runtime-wasm/query/apply-dml.js";
 import { AuthStore, emptyAuthState, type AuthState } from "../auth/auth-state.js";
 
 export interface EngineOptions {
@@ -42,6 +43,7 @@ export interface CommandResults {
   "create-loading-job": void;
   "drop-loading-job": boolean;
   "load-batch": BatchOutcome;
+  "query-writes": DmlSummary;
 }
 
 /** What the engine needs of the GSQL catalog (server/catalog). */
@@ -263,6 +265,9 @@ export class Engine {
         return this.loadingJobsState.get(command.graph)?.delete(command.name) ?? false;
       case "load-batch":
         return applyLoadBatch(this.store, this.resolveGraph(command.graph).view, command.batch);
+      case "query-writes":
+        this.resolveGraph(command.graph);
+        return applyDmlSteps(this.store, command.steps);
     }
   }
 
