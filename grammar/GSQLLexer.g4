@@ -5,6 +5,12 @@ lexer grammar GSQLLexer;
 
 options { caseInsensitive = true; }
 
+// Set by the parse driver, never by the lexer: an IF written after ELSE that continues an
+// IF ... ELSE IF ... chain (sharing its END), as opposed to an IF nested in the ELSE branch
+// (with an END of its own). Both are spelled `ELSE IF`; the driver tells them apart by
+// counting ENDs, so the parser needs no unbounded lookahead.
+tokens { CHAIN_IF }
+
 // Keywords. Which of them may also serve as names is decided by the parser's `identifier`.
 // Query language (reserved words of GSQL)
 ACCUM             : 'ACCUM';
@@ -171,6 +177,7 @@ USER              : 'USER';
 SECRET            : 'SECRET';
 ROLE              : 'ROLE';
 PRIVILEGE         : 'PRIVILEGE';
+ACL               : 'ACL';
 GRANT             : 'GRANT';
 REVOKE            : 'REVOKE';
 PASSWORD          : 'PASSWORD';

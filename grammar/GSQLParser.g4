@@ -55,6 +55,7 @@ topStatementBody
     | createRole
     | roleGrant
     | privilegeGrant
+    | aclGrant
     | clearGraphStore
     | loadingJobControl
     | helpStatement
@@ -64,16 +65,28 @@ topStatementBody
 // ---------------------------------------------------------------------------------------
 // Names
 
-// Names: plain identifiers and the keywords GSQL lets users take as names. Words that
-// start top-level statements are left out so a statement with an optional trailing name
-// (CREATE SECRET [alias]) cannot swallow the next statement.
+// Names: plain identifiers and the keywords GSQL does not reserve, so a vertex type may be
+// called Show or User. Reserved words (SELECT, FROM, ...) are never names.
 identifier
     : ID
     | LIST | MAP | UPDATE | FILE | PER | REPLACE | GROUP | BY | DISTINCT | INSERT
     | DIRECTED | UNDIRECTED | PRIMARY | KEY | DEFAULT | DISCRIMINATOR | COMPRESS | ADMIN
     | CASCADE | GLOBAL | SCHEMA_CHANGE | JOB | ADD | ATTRIBUTE | INDEX | PAIR | LOADING
     | DEFINE | FILENAME | HEADER | INPUT_LINE_FILTER | LOAD | USING | TEMP_TABLE | NUMERIC
-    | EMPTY | USER | SECRET | ROLE | PRIVILEGE | PASSWORD | STORE | STATUS | PACKAGE | ALL
+    | EMPTY | USER | SECRET | ROLE | PRIVILEGE | ACL | PASSWORD | STORE | STATUS | PACKAGE | ALL
+    | SHOW | USE | DROP | ALTER | INSTALL | LS | GRANT | REVOKE | CLEAR | BEGIN | HELP | RESUME | ABORT
+    ;
+
+// Names that cannot start a top-level command (`identifier` without its last line, spelled
+// out rather than nested so every name costs one parse-tree level): used where a command
+// ends with an optional name (CREATE SECRET [alias]), so it never swallows the next command.
+plainName
+    : ID
+    | LIST | MAP | UPDATE | FILE | PER | REPLACE | GROUP | BY | DISTINCT | INSERT
+    | DIRECTED | UNDIRECTED | PRIMARY | KEY | DEFAULT | DISCRIMINATOR | COMPRESS | ADMIN
+    | CASCADE | GLOBAL | SCHEMA_CHANGE | JOB | ADD | ATTRIBUTE | INDEX | PAIR | LOADING
+    | DEFINE | FILENAME | HEADER | INPUT_LINE_FILTER | LOAD | USING | TEMP_TABLE | NUMERIC
+    | EMPTY | USER | SECRET | ROLE | PRIVILEGE | ACL | PASSWORD | STORE | STATUS | PACKAGE | ALL
     ;
 
 // After `.` any word names a member: `.filter(...)`, `.set(...)`, `.type`, `.size()`.
@@ -87,8 +100,7 @@ memberName
     | OR | ORDER | PINNED | PRIMARY_ID | PRINT | QUERY | RAISE | RANGE | RETURN | RETURNS | RUN
     | SAMPLE | SELECT | SET | STATIC | STRING | SUM | SYNTAX | TARGET | THEN | TO | TO_CSV
     | TRAILING | TRIM | TRUE | TRY | TUPLE | TYPEDEF | UINT | UNION | VALUES | VERTEX | WHEN
-    | WHERE | WHILE | WITH | USE | DROP | ALTER | ON | INSTALL | SHOW | LS | GRANT
-    | REVOKE | CLEAR | BEGIN | ABORT | RESUME | HELP | FIXED_BINARY
+    | WHERE | WHILE | WITH | ON | FIXED_BINARY
     ;
 
 nameList
@@ -115,12 +127,12 @@ flagValue
 // A name or glob as written (`q`, `q*`, `*`, `Per?on`). Parts after the first must touch the
 // previous one, so a glob never runs into the next statement.
 globPattern
-    : (identifier | STAR | QUESTION) ({this.nextIsAdjacent()}? (memberName | STAR | QUESTION | INT_LIT))*
+    : (plainName | STAR | QUESTION) ({this.nextIsAdjacent()}? (memberName | STAR | QUESTION | INT_LIT))*
     ;
 
 // Free-form words joined without spaces: job ids (`g.j.file.m1.1592359900330`), secrets.
 wordSequence
-    : (identifier | INT_LIT | REAL_LIT | DOT | DASH)+
+    : (plainName | INT_LIT | REAL_LIT | DOT | DASH)+
     ;
 
 // ---------------------------------------------------------------------------------------
@@ -399,7 +411,7 @@ queryStatement
     | EXCEPTION identifier LPAREN expr RPAREN SEMI                                   # exceptionDeclStatement
     | declType varDeclItem (COMMA varDeclItem)* SEMI                                 # varDeclStatement
     | chain (assignOp (selectBlock | expr))? SEMI                                    # chainStatement
-    | IF expr THEN queryStatement* (ELSE IF expr THEN queryStatement*)* (ELSE queryStatement*)? END SEMI  # ifStatement
+    | IF expr THEN queryStatement* (ELSE CHAIN_IF expr THEN queryStatement*)* (ELSE queryStatement*)? END SEMI  # ifStatement
     | CASE expr? (WHEN expr THEN queryStatement*)+ (ELSE queryStatement*)? END SEMI                # caseStatement
     | WHILE expr (LIMIT expr)? DO queryStatement* END SEMI                           # whileStatement
     | foreachHead queryStatement* END SEMI                                           # foreachStatement
@@ -491,7 +503,7 @@ dmlList
 dmlStatement
     : declType identifier EQ expr                                                # dmlVarDecl
     | chain (assignOp expr)?                                                     # dmlChain
-    | IF expr THEN dmlList (ELSE IF expr THEN dmlList)* (ELSE dmlList)? END      # dmlIf
+    | IF expr THEN dmlList (ELSE CHAIN_IF expr THEN dmlList)* (ELSE dmlList)? END  # dmlIf
     | CASE expr? (WHEN expr THEN dmlList)+ (ELSE dmlList)? END                   # dmlCase
     | WHILE expr (LIMIT expr)? DO dmlList END                                    # dmlWhile
     | foreachHead dmlList END                                                    # dmlForeach
@@ -667,6 +679,7 @@ showStatement
     | SHOW (USER | SECRET | ROLE)                                                                       # showAccounts
     | SHOW LOADING STATUS (ALL | wordSequence)                                                          # showLoadingStatus
     | SHOW PRIVILEGE ON (USER | ROLE) identifier                                                        # showPrivilege
+    | SHOW ACL PRIVILEGE ON QUERY identifier                                                            # showAclPrivilege
     ;
 
 lsStatement
@@ -678,15 +691,15 @@ setStatement
     ;
 
 createSecret
-    : CREATE SECRET identifier?
+    : CREATE SECRET plainName?
     ;
 
 createUser
-    : CREATE USER identifier?
+    : CREATE USER plainName?
     ;
 
 alterPassword
-    : ALTER PASSWORD identifier?
+    : ALTER PASSWORD plainName?
     ;
 
 createRole
@@ -703,12 +716,19 @@ privilegeGrant
     | REVOKE PRIVILEGE nameList (ON (GRAPH identifier | GLOBAL))? FROM nameList    # revokePrivilege
     ;
 
+// Query ACLs: `GRANT ACL PRIVILEGE READ, EXECUTE ON QUERY q TO r1, r2 | NOBODY` and
+// `REVOKE ACL PRIVILEGE ... FROM r | ALL` (NOBODY and ALL are read as names here).
+aclGrant
+    : GRANT ACL PRIVILEGE nameList ON QUERY identifier TO nameList      # grantAcl
+    | REVOKE ACL PRIVILEGE nameList ON QUERY identifier FROM nameList   # revokeAcl
+    ;
+
 clearGraphStore
     : CLEAR GRAPH STORE flag*
     ;
 
 helpStatement
-    : HELP (identifier | QUERY)?
+    : HELP (plainName | QUERY)?
     ;
 
 // A shell block: the statements between BEGIN and END go as one unit; ABORT discards them.

@@ -4,7 +4,7 @@ import * as P from "../parse/generated/GSQLParser.js";
 import type { AstBuilder } from "./build-ast.js";
 import type { AstIdent } from "./node.js";
 import type {
-  AstAlterPassword, AstClearGraphStore, AstCreateRole, AstCreateSecret, AstCreateUser, AstHelp, AstInstallQuery,
+  AstAclGrant, AstAlterPassword, AstClearGraphStore, AstCreateRole, AstCreateSecret, AstCreateUser, AstHelp, AstInstallQuery,
   AstInterpretQuery, AstLoadingJobControl, AstPrivilegeGrant, AstRoleGrant, AstRunQuery, AstSet, AstShow, AstShowTarget,
 } from "./shell.js";
 
@@ -43,6 +43,9 @@ export class ShellBuilder {
       const words = ctx.wordSequence();
       return { kind: "Show", target: "LOADING STATUS", pattern: words === null ? "ALL" : this.b.joinedWords(words), range };
     }
+    if (ctx instanceof P.ShowAclPrivilegeContext) {
+      return { kind: "Show", target: "ACL PRIVILEGE", range, on: { target: "QUERY", name: this.b.ident(ctx.identifier()) } };
+    }
     if (ctx instanceof P.ShowPrivilegeContext) {
       return {
         kind: "Show", target: "PRIVILEGE", range,
@@ -60,19 +63,19 @@ export class ShellBuilder {
   }
 
   createSecret(ctx: P.CreateSecretContext): AstCreateSecret {
-    const alias = ctx.identifier();
+    const alias = ctx.plainName();
     return alias === null ? { kind: "CreateSecret", range: this.b.range(ctx) }
       : { kind: "CreateSecret", alias: this.b.ident(alias), range: this.b.range(ctx) };
   }
 
   createUser(ctx: P.CreateUserContext): AstCreateUser {
-    const name = ctx.identifier();
+    const name = ctx.plainName();
     return name === null ? { kind: "CreateUser", range: this.b.range(ctx) }
       : { kind: "CreateUser", name: this.b.ident(name), range: this.b.range(ctx) };
   }
 
   alterPassword(ctx: P.AlterPasswordContext): AstAlterPassword {
-    const user = ctx.identifier();
+    const user = ctx.plainName();
     return user === null ? { kind: "AlterPassword", range: this.b.range(ctx) }
       : { kind: "AlterPassword", user: this.b.ident(user), range: this.b.range(ctx) };
   }
@@ -110,6 +113,15 @@ export class ShellBuilder {
     return node;
   }
 
+  aclGrant(ctx: P.AclGrantContext): AstAclGrant {
+    const c = ctx as P.GrantAclContext | P.RevokeAclContext;
+    const [privileges, roles] = c.nameList();
+    return {
+      kind: ctx instanceof P.GrantAclContext ? "GrantAcl" : "RevokeAcl", privileges: this.b.ddl.names(privileges!),
+      query: this.b.ident(c.identifier()), roles: this.b.ddl.names(roles!), range: this.b.range(ctx),
+    };
+  }
+
   clearGraphStore(ctx: P.ClearGraphStoreContext): AstClearGraphStore {
     return { kind: "ClearGraphStore", flags: ctx.flag().map((f) => this.b.flag(f)), range: this.b.range(ctx) };
   }
@@ -125,7 +137,7 @@ export class ShellBuilder {
   }
 
   help(ctx: P.HelpStatementContext): AstHelp {
-    const topic = ctx.identifier() ?? ctx.QUERY();
+    const topic = ctx.plainName() ?? ctx.QUERY();
     const node: AstHelp = { kind: "Help", range: this.b.range(ctx) };
     if (topic !== null) node.topic = this.b.ident(topic) as AstIdent;
     return node;

@@ -147,7 +147,7 @@ export class StatementBuilder extends GSQLParserVisitor<AstStatement | null> {
   override visitIfStatement = (ctx: P.IfStatementContext): AstStatement => this.ifStatement(ctx);
   override visitDmlIf = (ctx: P.DmlIfContext): AstStatement => this.ifStatement(ctx);
 
-  /** IF c THEN body (ELSE IF c THEN body)* (ELSE body)? END, at either level. */
+  /** IF c THEN body (ELSE IF c THEN body)* (ELSE body)? END, at either level (chained IFs are CHAIN_IF tokens). */
   private ifStatement(ctx: P.QueryStatementContext | P.DmlStatementContext): AstStatement {
     const children = ctx.children;
     const branches: AstIfBranch[] = [];
@@ -164,12 +164,12 @@ export class StatementBuilder extends GSQLParserVisitor<AstStatement | null> {
     };
     for (let i = 0; i < children.length; i++) {
       const child = children[i]!;
-      if (isToken(child, T.IF)) {
+      if (isToken(child, T.IF) || isToken(child, T.CHAIN_IF)) {
         close(children[i - 1] ?? child);
         const start = isToken(children[i - 1], T.ELSE) ? children[i - 1]! : child;
         current = { start, cond: children[i + 1] as P.ExprContext, nodes: [] };
         i += 2; // condition and THEN
-      } else if (isToken(child, T.ELSE) && !isToken(children[i + 1], T.IF)) {
+      } else if (isToken(child, T.ELSE) && !isToken(children[i + 1], T.CHAIN_IF)) {
         close(children[i - 1]!);
         otherwise = [];
       } else if (isToken(child, T.END)) {

@@ -12,6 +12,10 @@ export type * from "./query.js";
 export type * from "./shell.js";
 export type * from "./script.js";
 
+export { buildAst } from "./build-ast.js";
+export { astToJson, dumpAst } from "./dump.js";
+export { childrenOf, walkAst } from "./walk.js";
+
 import type { AstAllNames, AstFlag, AstIdent, AstStringLiteral } from "./node.js";
 import type { AstHeapKey, AstHeapOptions, AstTupleField, AstType } from "./types.js";
 import type { AstCaseExprWhen, AstExpr } from "./expressions.js";

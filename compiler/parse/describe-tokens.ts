@@ -16,6 +16,7 @@ const TOKEN_PHRASES: Partial<Record<number, string>> = {
   [GSQLLexer.COLUMN_POS]: "a column such as '$0'",
   [GSQLLexer.COLUMN_NAME]: "a column such as '$\"name\"'",
   [GSQLLexer.POST_ACCUM]: "'POST-ACCUM'",
+  [GSQLLexer.CHAIN_IF]: "'IF'",
   [Token.EOF]: "end of input",
 };
 

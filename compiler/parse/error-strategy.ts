@@ -52,6 +52,11 @@ export class SyntaxErrorCounter {
   }
 }
 
+/** A keyword that is not a name (the `identifier` rule would have taken it otherwise). */
+function isReservedWord(token: Token): boolean {
+  return token.type !== GSQLParser.ID && token.type !== Token.EOF && /^[A-Za-z_][A-Za-z0-9_]*$/.test(token.text ?? "");
+}
+
 /** Whether the parser is at the head of a statement list (and which kind), from its rule and expected tokens. */
 function statementList(rule: number, expected: IntervalSet): "top" | "semicolon" | undefined {
   switch (rule) {
@@ -95,8 +100,13 @@ export class DiagnosticErrorStrategy extends DefaultErrorStrategy {
     this.errors.markContext(recognizer.context);
     const found = recognizer.getCurrentToken();
     if (!(list === "top" && this.followsRecoveredCommand(recognizer))) {
+      // Name the words that could also close the list here (END, ELSE, WHEN, '}').
+      const closers = [GSQLParser.END, GSQLParser.ELSE, GSQLParser.WHEN, GSQLParser.RBRACE]
+        .filter((t) => expected.contains(t)).map((t) => recognizer.vocabulary.getLiteralName(t)!);
+      const options = [list === "top" ? "a command" : "a statement", ...closers];
+      const last = options.pop()!;
       this.errors.report("GSQL1002", found, {
-        found: describeFound(found), expected: list === "top" ? "a command" : "a statement",
+        found: describeFound(found), expected: options.length === 0 ? last : `${options.join(", ")} or ${last}`,
       });
     }
     let depth = 0;
@@ -135,7 +145,7 @@ export class DiagnosticErrorStrategy extends DefaultErrorStrategy {
     this.errors.markContext(recognizer.context);
     const token = recognizer.getCurrentToken();
     const expected = recognizer.getExpectedTokens();
-    if (expected.contains(GSQLParser.ID) && token.type !== GSQLParser.ID && /^[A-Za-z_][A-Za-z0-9_]*$/.test(token.text ?? "")) {
+    if (expected.contains(GSQLParser.ID) && isReservedWord(token)) {
       this.errors.report("GSQL1022", token, { word: token.text ?? "" });
       recognizer.consume();
       return token;
@@ -155,13 +165,32 @@ export class DiagnosticErrorStrategy extends DefaultErrorStrategy {
     return super.singleTokenDeletion(recognizer);
   }
 
+  /** Set when a reserved word stood where a name was expected: recovery then reads it as the name. */
+  private readReservedWordAsName = false;
+
   override reportError(recognizer: Parser, e: RecognitionException): void {
     this.errors.markContext(recognizer.context);
+    const token = e.offendingToken;
+    const rule = recognizer.context?.ruleIndex;
+    if ((rule === GSQLParser.RULE_identifier || rule === GSQLParser.RULE_plainName) && token !== null && isReservedWord(token)) {
+      if (!this.inErrorRecoveryMode(recognizer)) {
+        this.beginErrorCondition(recognizer);
+        this.errors.report("GSQL1022", token, { word: token.text ?? "" });
+      }
+      this.readReservedWordAsName = true;
+      return;
+    }
     super.reportError(recognizer, e);
   }
 
   override recover(recognizer: Parser, e: RecognitionException): void {
     this.errors.markContext(recognizer.context);
+    if (this.readReservedWordAsName) {
+      this.readReservedWordAsName = false;
+      recognizer.consume();
+      this.endErrorCondition(recognizer);
+      return;
+    }
     super.recover(recognizer, e);
   }
 

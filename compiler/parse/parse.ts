@@ -10,6 +10,7 @@ import { GSQLParser, ScriptContext } from "./generated/GSQLParser.js";
 import type { DiagnosticLog } from "../diagnostics/diagnostic-log.js";
 import { SourceText } from "./source-text.js";
 import { DiagnosticErrorStrategy, SyntaxErrorCounter } from "./error-strategy.js";
+import { markChainedIfs } from "./block-structure.js";
 
 export interface ParsedScript {
   tree: ScriptContext;
@@ -37,6 +38,11 @@ export function parse(source: string, file: string, log: DiagnosticLog): ParsedS
     return { tree: new ScriptContext(null, -1), source: text, hasSyntaxErrors: true, errorContexts: errors.erroneous, usedFullLL: false };
   }
   reportLexicalProblems(tokens.getTokens(), errors);
+  const tooDeep = markChainedIfs(tokens.getTokens().filter((t) => t.channel === Token.DEFAULT_CHANNEL));
+  if (tooDeep !== undefined) {
+    log.report("GSQL1010", text.rangeOfCodePoints(tooDeep.start, tooDeep.stop));
+    return { tree: new ScriptContext(null, -1), source: text, hasSyntaxErrors: true, errorContexts: errors.erroneous, usedFullLL: false };
+  }
 
   const parser = new GSQLParser(tokens);
   parser.removeErrorListeners();

@@ -84,9 +84,28 @@ export interface EdgeUpsert {
   attributes?: AttrWrite[];
 }
 
+/**
+ * Edges of one (type, source type, target type) as parallel lists: the fast path for loaders
+ * and request parsers, which meet edges grouped this way anyway. Item i is the edge
+ * from[i] → to[i] with attributes[i]; the rules are exactly those of EdgeUpsert items.
+ */
+export interface EdgeColumns {
+  /** Edge type key (a reverse type writes forward edges with ends swapped). */
+  type: string;
+  fromType: string;
+  toType: string;
+  /** Source ids; a typed array of numbers works for numeric ids. */
+  from: ArrayLike<ExternalId>;
+  to: ArrayLike<ExternalId>;
+  /** Per-edge attribute writes (an undefined entry writes nothing); same length as `from`. */
+  attributes?: (AttrWrite[] | undefined)[];
+}
+
 export interface UpsertBatch {
   vertices?: VertexUpsert[];
   edges?: EdgeUpsert[];
+  /** Applied after `edges`, group by group, in order. */
+  edgeColumns?: EdgeColumns[];
 }
 
 /** The interface's upsert flags. */
@@ -112,8 +131,10 @@ export interface SkippedVertex {
 }
 
 export interface SkippedEdge {
-  /** Index of the item in `batch.edges`. */
+  /** Index of the item in `batch.edges`, or in its group's lists when `group` is set. */
   index: number;
+  /** Index of the group in `batch.edgeColumns` (absent for `batch.edges` items). */
+  group?: number;
   type: string;
   /** The endpoints that do not exist (or are retired by a permanent delete). */
   missing: { type: string; id: IdValue; retired: boolean }[];
@@ -180,7 +201,9 @@ export type StoreErrorCode =
   | "INVALID_SCHEMA"
   | "SNAPSHOT_RELEASED"
   | "OUT_OF_MEMORY"
-  | "CORRUPT_IMAGE";
+  | "CORRUPT_IMAGE"
+  /** A mutation was started from inside another one (e.g. from an EdgeSelector's `where`). */
+  | "BUSY";
 
 export interface StoreErrorDetail {
   /** Where in the batch: "vertices[3]", "edges[10].attributes.weight", … */

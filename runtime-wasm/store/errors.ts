@@ -16,3 +16,12 @@ export class StoreError extends Error {
 export function isStoreError(e: unknown): e is StoreError {
   return e instanceof StoreError;
 }
+
+/** A caller's value as text for a message, whatever it is (String() throws on symbols inside arrays). */
+export function shown(value: unknown): string {
+  try {
+    return typeof value === "string" ? value : String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}

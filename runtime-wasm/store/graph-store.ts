@@ -18,7 +18,7 @@ import type {
   UpsertOptions,
   UpsertResult,
 } from "./api.js";
-import { StoreError } from "./errors.js";
+import { shown, StoreError } from "./errors.js";
 import { readImage } from "./image/read-image.js";
 import { writeImage } from "./image/write-image.js";
 import type { StoreLayout } from "./layout.js";
@@ -30,7 +30,20 @@ import { PinnedSnapshot } from "./snapshot.js";
 import { StoreState } from "./state.js";
 
 class WasmGraphStore implements GraphStore {
+  private busy = false;
+
   constructor(readonly state: StoreState) {}
+
+  /** Run one mutation; callbacks it calls (selectors' `where`) may read but not mutate. */
+  private mutate<T>(change: () => T): T {
+    if (this.busy) throw new StoreError("BUSY", "the store is in the middle of another change");
+    this.busy = true;
+    try {
+      return change();
+    } finally {
+      this.busy = false;
+    }
+  }
 
   get memory(): WasmMemory {
     return this.state.arena.memory;
@@ -62,38 +75,52 @@ class WasmGraphStore implements GraphStore {
 
   upsert(batch: UpsertBatch, options?: UpsertOptions): UpsertResult {
     if (batch === null || typeof batch !== "object") throw new StoreError("INVALID_VALUE", "an upsert batch must be an object");
-    return applyUpsert(this.state, batch, options);
+    if (options !== undefined && (options === null || typeof options !== "object")) throw new StoreError("INVALID_VALUE", "upsert options must be an object");
+    return this.mutate(() => applyUpsert(this.state, batch, options));
   }
 
   deleteVertices(type: string, ids: Iterable<ExternalId>, options?: DeleteVertexOptions): DeleteVerticesResult {
-    return deleteVertices(this.state, type, ids, options);
+    if (ids === null || typeof (ids as Iterable<ExternalId>)?.[Symbol.iterator] !== "function") throw new StoreError("INVALID_VALUE", "vertex ids must be a list");
+    return this.mutate(() => deleteVertices(this.state, type, ids, objectOr(options)));
   }
 
   deleteAllVertices(type: string, options?: DeleteVertexOptions): DeleteVerticesResult {
-    return deleteAllVertices(this.state, type, options);
+    return this.mutate(() => deleteAllVertices(this.state, type, objectOr(options)));
   }
 
   deleteEdges(selectors: EdgeSelector[]): DeleteEdgesResult {
-    return deleteEdges(this.state, selectors);
+    const malformed = (x: EdgeSelector) => x === null || typeof x !== "object" || x.from === null || typeof x.from !== "object" || (x.where !== undefined && typeof x.where !== "function");
+    if (!Array.isArray(selectors) || selectors.some(malformed)) {
+      throw new StoreError("INVALID_VALUE", "edge selectors must be objects naming a source vertex");
+    }
+    return this.mutate(() => deleteEdges(this.state, selectors));
   }
 
   applySchema(next: DatabaseSchema): void {
-    applySchema(this.state, next);
-    this.state.publish();
+    this.mutate(() => {
+      applySchema(this.state, next);
+      this.state.publish();
+    });
   }
 
   clear(): void {
-    clearData(this.state);
-    this.state.publish();
+    this.mutate(() => {
+      clearData(this.state);
+      this.state.publish();
+    });
   }
 
   compact(edgeTypes?: string[]): CompactionStats {
+    return this.mutate(() => this.compactNow(edgeTypes));
+  }
+
+  private compactNow(edgeTypes?: string[]): CompactionStats {
     const started = performance.now();
     const keys = edgeTypes ?? [...this.state.edgeByKey.keys()];
     const tables = new Set(
       keys.map((key) => {
         const ref = this.state.edgeByKey.get(key);
-        if (!ref) throw new StoreError("UNKNOWN_EDGE_TYPE", `invalid edge type ${key}`, { type: key });
+        if (!ref) throw new StoreError("UNKNOWN_EDGE_TYPE", `invalid edge type ${shown(key)}`, { type: shown(key) });
         return ref.table;
       }),
     );
@@ -142,6 +169,11 @@ class WasmGraphStore implements GraphStore {
       space.unpin(info.version);
     }
   }
+}
+
+/** Options given as anything but an object count as none. */
+function objectOr<T extends object>(options: T | undefined): T | undefined {
+  return options !== null && typeof options === "object" ? options : undefined;
 }
 
 /** An empty store holding `schema`'s types. */

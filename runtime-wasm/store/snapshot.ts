@@ -3,7 +3,7 @@
 // looks at the writer's tables, so what it returns is what the version holds.
 import type { AttrValue } from "../schema/types.js";
 import type { EdgeCountOptions, EdgeRecord, ExternalId, IdValue, Snapshot } from "./api.js";
-import { StoreError } from "./errors.js";
+import { shown, StoreError } from "./errors.js";
 import { ADJ, COL, ET, IdKind, NO_TYPE, VERTEX_BLOCK_MASK, VERTEX_BLOCK_SHIFT, VH, VT, type StoreLayout } from "./layout.js";
 import type { Arena } from "./memory/arena.js";
 import type { Heap } from "./memory/heap.js";
@@ -235,14 +235,14 @@ export class PinnedSnapshot implements Snapshot {
   private vertexType(key: string): ReadVertexType {
     this.check();
     const t = this.catalog.vertexByKey.get(key);
-    if (!t) throw new StoreError("UNKNOWN_VERTEX_TYPE", `invalid vertex type ${key}`, { type: key });
+    if (!t) throw new StoreError("UNKNOWN_VERTEX_TYPE", `invalid vertex type ${shown(key)}`, { type: shown(key) });
     return t;
   }
 
   private edgeType(key: string): ReadEdgeType {
     this.check();
     const t = this.catalog.edgeByKey.get(key);
-    if (!t) throw new StoreError("UNKNOWN_EDGE_TYPE", `invalid edge type ${key}`, { type: key });
+    if (!t) throw new StoreError("UNKNOWN_EDGE_TYPE", `invalid edge type ${shown(key)}`, { type: shown(key) });
     return t;
   }
 

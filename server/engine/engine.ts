@@ -7,6 +7,7 @@ import { graphView, type GraphView } from "../../runtime-wasm/schema/lookup.js";
 import { createStore, isStoreError, type CreateStore, type GraphStore, type Snapshot, type StoreOptions } from "../../runtime-wasm/store/index.js";
 import type { JsonOut } from "../../runtime-wasm/values/index.js";
 import type { EngineCommand, OutputApi } from "./commands.js";
+import type { CatalogChange } from "../catalog/catalog-state.js";
 import { Deadline } from "./deadline.js";
 import { applyDeleteEdges, applyDeleteVertices, applyDeleteVerticesByType } from "./delete-apply.js";
 import { EngineError, graphNotFound, invalidRequest } from "./engine-error.js";
@@ -15,6 +16,7 @@ import { EDITION } from "../version.js";
 import type { LoadingJobPlan } from "../loading/plan.js";
 import { applyLoadBatch, type BatchOutcome } from "../loading/apply-batch.js";
 import { loadingJobFits, loadingJobProblem } from "../loading/revalidate.js";
+import { AuthStore, emptyAuthState, type AuthState } from "../auth/auth-state.js";
 
 export interface EngineOptions {
   outputApi?: OutputApi;
@@ -22,11 +24,6 @@ export interface EngineOptions {
   defaultTimeoutMs?: number;
   /** Clock in milliseconds, for timeouts (tests pass their own). */
   now?: () => number;
-  /**
-   * Called with every command that applied successfully, before its request is answered
-   * (a write-ahead log records here; replaying the same commands in order rebuilds the state).
-   */
-  onApplied?: (command: EngineCommand) => void;
   /** The graph store factory (default: runtime-wasm/store's createStore) and its options. */
   createStore?: CreateStore;
   storeOptions?: StoreOptions;
@@ -36,6 +33,8 @@ export interface EngineOptions {
 export interface CommandResults {
   "define-schema": void;
   "set-output-api": void;
+  catalog: void;
+  auth: void;
   upsert: UpsertOutcome;
   "delete-vertices": JsonOut;
   "delete-vertices-by-type": JsonOut;
@@ -43,6 +42,15 @@ export interface CommandResults {
   "create-loading-job": void;
   "drop-loading-job": boolean;
   "load-batch": BatchOutcome;
+}
+
+/** What the engine needs of the GSQL catalog (server/catalog). */
+export interface AttachedCatalog {
+  apply(changes: readonly CatalogChange[]): void;
+  loadingJobPlans(graph: string): LoadingJobPlan[];
+  /** Its whole state as plain data, for snapshots; `restore` takes it back. */
+  snapshot(): unknown;
+  restore(state: unknown): void;
 }
 
 export interface ApplyOptions {
@@ -64,15 +72,41 @@ export interface GraphHandle {
 
 export const DEFAULT_TIMEOUT_MS = 16_000;
 
+/** Where applied commands go to be made durable (server/persist); none: in memory only. */
+export interface CommandLog {
+  /**
+   * Called before the command changes anything: throws when it cannot be made durable (the
+   * log failed, or the command is too large to log). Returns the step that records it,
+   * called in the same turn once the command has applied.
+   */
+  prepare(command: EngineCommand): () => void;
+}
+
+/** What a snapshot keeps of the engine beside the store's image. */
+export interface EngineCatalogImage {
+  schema: DatabaseSchema;
+  outputApi: OutputApi;
+  loadingJobs: LoadingJobPlan[];
+  /** The attached GSQL catalog's state (server/catalog), when one is attached. */
+  gsqlCatalog?: unknown;
+  /** Users, roles, grants, secret and token digests, ACLs: never a clear secret. */
+  auth?: AuthState;
+}
+
 export class Engine {
   private schemaState: DatabaseSchema = emptySchema();
   private outputApiState: OutputApi;
   private readonly graphs = new Map<string, GraphHandle>();
   private storeState: GraphStore | undefined;
+  private catalog: AttachedCatalog | undefined;
   /** Loading jobs by graph, then by job name (a minimal catalog until the GSQL catalog owns them). */
   private readonly loadingJobsState = new Map<string, Map<string, LoadingJobPlan>>();
   readonly defaultTimeoutMs: number;
   readonly now: () => number;
+  /** Users, roles, secrets, tokens (server/auth); changed only by "auth" commands. */
+  readonly auth = new AuthStore();
+  /** Set by the persistence layer once recovery is done; replay runs without it. */
+  commandLog: CommandLog | undefined;
 
   constructor(private readonly options: EngineOptions = {}) {
     this.outputApiState = options.outputApi ?? "v2";
@@ -118,12 +152,12 @@ export class Engine {
 
   /** A loading job of a graph by name. */
   loadingJob(graph: string, name: string): LoadingJobPlan | undefined {
-    return this.loadingJobsState.get(graph)?.get(name);
+    return this.loadingJobsState.get(graph)?.get(name) ?? this.catalog?.loadingJobPlans(graph).find((p) => p.name === name);
   }
 
   /** Every loading job of a graph, in creation order. */
   loadingJobs(graph: string): LoadingJobPlan[] {
-    return [...(this.loadingJobsState.get(graph)?.values() ?? [])];
+    return [...(this.loadingJobsState.get(graph)?.values() ?? []), ...(this.catalog?.loadingJobPlans(graph) ?? [])];
   }
 
   /** The `version` field of responses about `graph` (absent under output API v1). */
@@ -142,13 +176,55 @@ export class Engine {
     return translateStoreErrors(() => this.store.read(read));
   }
 
+  /** Connects the GSQL catalog (server/catalog): "catalog" commands hand it their changes; its loading jobs are the engine's. */
+  attachCatalog(catalog: AttachedCatalog): void {
+    this.catalog = catalog;
+  }
+
   /** The one way to change the database. Deterministic given the state before it. */
   apply<K extends EngineCommand["kind"]>(command: Extract<EngineCommand, { kind: K }>, options?: ApplyOptions): CommandResults[K];
   apply(command: EngineCommand, options: ApplyOptions = {}): CommandResults[EngineCommand["kind"]] {
-    const deadline = options.deadline ?? Deadline.none();
-    const result = translateStoreErrors(() => this.dispatch(command, deadline));
-    this.options.onApplied?.(command);
+    const record = this.commandLog?.prepare(command);
+    const result = this.applyCommand(command, options);
+    // Recorded in the same turn and only once applied: a refused command changed nothing.
+    record?.();
     return result;
+  }
+
+  /** The state beside the store as plain data, for snapshots (the store has its own image). */
+  catalogImage(): EngineCatalogImage {
+    const loadingJobs = [...this.loadingJobsState.values()].flatMap((jobs) => [...jobs.values()]);
+    const image: EngineCatalogImage = { schema: this.schemaState, outputApi: this.outputApiState, loadingJobs, auth: this.auth.snapshot() };
+    if (this.catalog) image.gsqlCatalog = this.catalog.snapshot();
+    return image;
+  }
+
+  /** The store if one exists yet (snapshots do not create one). */
+  get storeIfCreated(): GraphStore | undefined {
+    return this.storeState;
+  }
+
+  /**
+   * Replaces the whole state by a snapshot's (recovery, before any command is replayed):
+   * the catalog, and the store rebuilt from its image (undefined: none existed yet).
+   */
+  restoreState(image: EngineCatalogImage, store: GraphStore | undefined): void {
+    this.storeState = store;
+    this.loadingJobsState.clear();
+    this.setSchema(structuredClone(image.schema));
+    this.outputApiState = image.outputApi;
+    if (this.catalog && image.gsqlCatalog !== undefined) this.catalog.restore(image.gsqlCatalog);
+    for (const plan of image.loadingJobs ?? []) {
+      const jobs = this.loadingJobsState.get(plan.graph) ?? new Map<string, LoadingJobPlan>();
+      jobs.set(plan.name, structuredClone(plan));
+      this.loadingJobsState.set(plan.graph, jobs);
+    }
+    this.auth.restore(image.auth ?? emptyAuthState());
+  }
+
+  private applyCommand(command: EngineCommand, options: ApplyOptions): CommandResults[EngineCommand["kind"]] {
+    const deadline = options.deadline ?? Deadline.none();
+    return translateStoreErrors(() => this.dispatch(command, deadline));
   }
 
   private dispatch(command: EngineCommand, deadline: Deadline): CommandResults[EngineCommand["kind"]] {
@@ -157,6 +233,15 @@ export class Engine {
         return this.defineSchema(command.schema);
       case "set-output-api":
         this.outputApiState = command.api;
+        return undefined;
+      case "catalog":
+        if (command.changes.length > 0 && !this.catalog) throw invalidRequest("No GSQL catalog is attached to the engine.");
+        if (command.schema) this.defineSchema(command.schema);
+        if (command.clearData && this.storeState) this.storeState.clear();
+        this.catalog?.apply(command.changes);
+        return undefined;
+      case "auth":
+        this.auth.apply(command.changes);
         return undefined;
       case "upsert":
         return applyUpsert(this.store, this.resolveGraph(command.graph), command);
@@ -189,6 +274,10 @@ export class Engine {
     const next = structuredClone(schema);
     // The store is created on first use, with the schema of that moment.
     if (this.storeState) this.storeState.applySchema(next);
+    this.setSchema(next);
+  }
+
+  private setSchema(next: DatabaseSchema): void {
     this.schemaState = next;
     this.graphs.clear();
     for (const g of next.graphs) this.graphs.set(g.name, { name: g.name, view: graphView(next, g.name)! });

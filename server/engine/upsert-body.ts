@@ -4,7 +4,7 @@
 // repeat a key. The fixed outer levels are walked as the text is read (no JSON tree is built
 // for bodies of millions of items); only attribute specs are parsed as values. Only the shape
 // is checked here; names and values are checked against the schema when the command applies.
-import { JsonSyntaxError, isJsonObject, parseJsonBody, readJsonBody, type JsonParseOptions, type JsonReader, type JsonValue } from "../http/json-body.js";
+import { JsonSyntaxError, parseJsonBody, readJsonBody, type JsonParseOptions, type JsonReader, type JsonValue } from "../http/json-body.js";
 import type { UpsertAttribute, UpsertEdge, UpsertVertex } from "./commands.js";
 import { invalidRequest } from "./engine-error.js";
 import { clip } from "./clip-text.js";
@@ -47,7 +47,7 @@ function walkBody(text: string, options: JsonParseOptions): UpsertItems {
 function readVertices(r: JsonReader, out: UpsertVertex[]): void {
   level(r, 2, () => "'vertices'", (type) => {
     level(r, 3, () => `vertices of type '${clip(type)}'`, (id) => {
-      out.push({ type, id, attributes: readAttributes(r, 4, () => `vertex '${clip(id)}' of type '${clip(type)}'`) });
+      out.push({ type, id, attributes: readAttributes(r, 4, describeVertex, type, id) });
     });
   });
 }
@@ -59,14 +59,19 @@ function readEdges(r: JsonReader, out: UpsertEdge[]): void {
       level(r, 4, from, (edgeType) => {
         level(r, 5, () => `${from()} of type '${clip(edgeType)}'`, (targetType) => {
           level(r, 6, () => `${from()} of type '${clip(edgeType)}' to '${clip(targetType)}'`, (targetId) => {
-            const where = () => `edge ${clip(edgeType)} from ${clip(sourceType)} '${clip(sourceId)}' to ${clip(targetType)} '${clip(targetId)}'`;
-            out.push({ sourceType, sourceId, edgeType, targetType, targetId, attributes: readAttributes(r, 7, where) });
+            const edge: UpsertEdge = { sourceType, sourceId, edgeType, targetType, targetId, attributes: NO_ATTRIBUTES };
+            edge.attributes = readAttributes(r, 7, describeEdge, edge, undefined);
+            out.push(edge);
           });
         });
       });
     });
   });
 }
+
+const describeVertex = (type: string, id: string | undefined) => `vertex '${clip(id!)}' of type '${clip(type)}'`;
+const describeEdge = (e: UpsertEdge) =>
+  `edge ${clip(e.edgeType)} from ${clip(e.sourceType)} '${clip(e.sourceId)}' to ${clip(e.targetType)} '${clip(e.targetId)}'`;
 
 /** One fixed level of the body: an object whose every key leads one level deeper. */
 function level(r: JsonReader, depth: number, what: () => string, onKey: (key: string) => void): void {
@@ -80,24 +85,28 @@ function shapeError(what: string): Error {
 
 const NO_ATTRIBUTES: UpsertAttribute[] = [];
 
-function readAttributes(r: JsonReader, depth: number, where: () => string): UpsertAttribute[] {
-  if (!r.atObject()) throw shapeError(`the attributes of ${where()}`);
+/**
+ * The attribute object of an item: name → {"value": v, "op": o}. Walked, not built: only the
+ * values themselves become JSON values. `describe(a, b)` names the item in error messages.
+ */
+function readAttributes<A, B>(r: JsonReader, depth: number, describe: (a: A, b: B) => string, a: A, b: B): UpsertAttribute[] {
+  if (!r.atObject()) throw shapeError(`the attributes of ${describe(a, b)}`);
   let attrs = NO_ATTRIBUTES;
   r.entries(depth, (name) => {
-    const spec = r.value(depth);
-    if (!isJsonObject(spec)) {
-      throw invalidRequest(`Invalid upsert payload: attribute '${clip(name)}' of ${where()} must be an object {"value": ..., "op": ...}.`);
+    if (!r.atObject()) {
+      throw invalidRequest(`Invalid upsert payload: attribute '${clip(name)}' of ${describe(a, b)} must be an object {"value": ..., "op": ...}.`);
     }
     let attrValue: JsonValue | undefined;
     let op = "overwrite";
-    for (const [k, v] of spec.entries) {
+    r.entries(depth + 1, (k) => {
+      const v = r.value(depth + 1);
       if (k === "value") attrValue = v;
       else if (k === "op") {
-        if (typeof v !== "string") throw invalidRequest(`Invalid upsert payload: the op of attribute '${clip(name)}' of ${where()} must be a string.`);
+        if (typeof v !== "string") throw invalidRequest(`Invalid upsert payload: the op of attribute '${clip(name)}' of ${describe(a, b)} must be a string.`);
         op = v;
       }
-    }
-    if (attrValue === undefined) throw invalidRequest(`Invalid upsert payload: attribute '${clip(name)}' of ${where()} has no "value".`);
+    });
+    if (attrValue === undefined) throw invalidRequest(`Invalid upsert payload: attribute '${clip(name)}' of ${describe(a, b)} has no "value".`);
     if (attrs === NO_ATTRIBUTES) attrs = [];
     attrs.push({ name, value: attrValue, op });
   });

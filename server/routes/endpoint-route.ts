@@ -4,7 +4,7 @@
 // the descriptor before the handler runs, and the endpoint key for statistics.
 import type Router from "@koa/router";
 import type { Context } from "koa";
-import { splitEndpointKey } from "../endpoints/descriptor.js";
+import { pathParamNames, splitEndpointKey } from "../endpoints/descriptor.js";
 import { validateParams, type ParamValues, type RawParams } from "../endpoints/validate-params.js";
 import type { RestServices } from "../rest-services.js";
 
@@ -28,9 +28,13 @@ export function addEndpoint(router: Router, services: RestServices, key: string,
     return [koaPath]; // the router accepts a trailing slash by itself
   });
   const optionalNames = options.graphOptional ? ["graph_name"] : [];
+  const segmentNames = pathParamNames(pattern);
   const run = async (ctx: Context) => {
     ctx.state.endpointKey = key;
-    const raw: RawParams = { ...(ctx.query as RawParams), ...(ctx.params as RawParams) };
+    // Path segments come from the path only: a query parameter cannot stand in for an omitted segment.
+    const raw: RawParams = { ...(ctx.query as RawParams) };
+    for (const name of segmentNames) delete raw[name];
+    Object.assign(raw, ctx.params as RawParams);
     const params = validateParams(descriptor, raw, optionalNames);
     await handler(ctx, params);
   };

@@ -13,7 +13,8 @@ describe("engine commands: logged, encoded, replayed", () => {
   const log: string[] = [];
 
   before(async () => {
-    const engine = new Engine({ onApplied: (c) => log.push(encodeCommand(c)) });
+    const engine = new Engine();
+    engine.commandLog = { prepare: (c) => () => void log.push(encodeCommand(c)) };
     engine.apply({ kind: "define-schema", schema: socialSchema() });
     t = await startTestServer({ engine });
   });

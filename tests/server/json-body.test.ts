@@ -1,7 +1,7 @@
 // The request-body JSON reader: duplicate keys kept, exact 64-bit integers, depth limit,
 // positions in syntax errors; and generated inputs agree with JSON.parse where it applies.
 import { expect } from "chai";
-import { JsonSyntaxError, parseJsonBody, type JsonValue } from "../../server/http/json-body.js";
+import { JsonSyntaxError, parseJsonBody, readJsonBody, type JsonReader, type JsonValue } from "../../server/http/json-body.js";
 
 /** Back to plain JS (last key wins, bigint as string) to compare with JSON.parse. */
 function plain(v: JsonValue): unknown {
@@ -54,6 +54,19 @@ describe("JSON body reader", () => {
     expect(parseJsonBody("[".repeat(5) + "]".repeat(5), { maxDepth: 5 })).to.deep.equal([[[[[]]]]]);
     expect(syntaxError("[".repeat(6) + "]".repeat(6), 5).message).to.equal("JSON nesting deeper than 5 levels at line 1, column 6");
     expect(syntaxError("[".repeat(100000)).message).to.match(/^JSON nesting deeper than 64 levels/);
+  });
+
+  it("walks objects entry by entry without building them, with the same checks", () => {
+    const walk = (r: JsonReader, depth: number): unknown[] => {
+      const out: unknown[] = [];
+      r.entries(depth, (key) => out.push(key, r.atObject() ? walk(r, depth + 1) : r.value(depth)));
+      return out;
+    };
+    const text = '{"a":{"x":1,"x":[2]},"a":{},"b":"s"}';
+    expect(readJsonBody(text, {}, (r) => walk(r, 1))).to.deep.equal(["a", ["x", 1, "x", [2]], "a", [], "b", "s"]);
+    expect(() => readJsonBody('{"a":{"b":{}}}', { maxDepth: 2 }, (r) => walk(r, 1))).to.throw(JsonSyntaxError, "JSON nesting deeper than 2 levels at line 1, column 11");
+    expect(() => readJsonBody('{"a" 1}', {}, (r) => walk(r, 1))).to.throw(JsonSyntaxError, "Expected ':' but found '1' at line 1, column 6");
+    expect(() => readJsonBody('{"a":1} 2', {}, (r) => walk(r, 1))).to.throw(JsonSyntaxError, "Unexpected text after the JSON value at line 1, column 9");
   });
 
   it("agrees with JSON.parse on generated documents without duplicate keys or big integers", () => {

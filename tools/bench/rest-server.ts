@@ -1,6 +1,7 @@
 // The server side of the REST bench, run as its own process (forked by rest.ts): a REST
 // server on an ephemeral port with the bench schema. It reports its port over IPC and
-// answers "memory" requests with the store's memory statistics.
+// answers "memory" requests with the store's memory statistics. With --peer it instead
+// measures the peer (the same batches given to a fresh store directly) and exits.
 import { startServer } from "../../server/serve.js";
 import { Engine } from "../../server/engine/engine.js";
 import type { DatabaseSchema } from "../../runtime-wasm/schema/types.js";
@@ -36,8 +37,6 @@ async function main(): Promise<void> {
   const server = await startServer({ port: 0, engine, limits: { bodyBytes: 512 * 1024 * 1024 } });
   process.on("message", (msg: unknown) => {
     if (msg === "memory") process.send!({ memory: engine.store.memoryStats() });
-    const raw = msg as { rawStore?: { vertices: number; edges: number } };
-    if (raw.rawStore) process.send!({ rawStore: rawStoreRates(raw.rawStore.vertices, raw.rawStore.edges) });
     if (msg === "stop") void server.close().then(() => process.exit(0));
   });
   process.send!({ port: server.restPort });
@@ -73,4 +72,7 @@ function rawStoreRates(vertices: number, edges: number): { verticesPerSecond: nu
   return { verticesPerSecond, edgesPerSecond: edges / seconds };
 }
 
-if (process.send) void main();
+/** `--peer V E`: measure the direct store in this (fresh) process, report, and exit. */
+if (process.send && process.argv[2] === "--peer") {
+  process.send({ rawStore: rawStoreRates(Number(process.argv[3]), Number(process.argv[4])) }, () => process.exit(0));
+} else if (process.send) void main();

@@ -29,14 +29,18 @@ function schema(): DatabaseSchema {
     tuples: [],
     vertexTypes: [
       v("V", []),
+      { ...v("S", []), primaryId: { name: "id", type: "STRING" as const } },
       v("Person", [
         { name: "age", type: { kind: "scalar", name: "INT" } },
         { name: "name", type: { kind: "scalar", name: "STRING" } },
         { name: "score", type: { kind: "scalar", name: "DOUBLE" } },
       ]),
     ],
-    edgeTypes: [{ key: "E", name: "E", directed: true, pairs: [{ from: "V", to: "V" }], discriminator: [], attributes: [] }],
-    graphs: [{ name: "g", vertexTypes: ["V", "Person"], edgeTypes: ["E"], version: 0 }],
+    edgeTypes: [
+      { key: "E", name: "E", directed: true, pairs: [{ from: "V", to: "V" }], discriminator: [], attributes: [] },
+      { key: "F", name: "F", directed: true, pairs: [{ from: "S", to: "S" }], discriminator: [], attributes: [] },
+    ],
+    graphs: [{ name: "g", vertexTypes: ["V", "S", "Person"], edgeTypes: ["E", "F"], version: 0 }],
     globalVersion: 0,
   };
 }
@@ -52,16 +56,36 @@ function cpuMillis(): number {
   return (u.user + u.system) / 1000;
 }
 
-/** Time inside `upsert` only (the batch objects are built outside the clock). */
-function ingestEdges(store: GraphStore, g: EdgeList): { wall: number; cpu: number } {
+/** Time inside `upsert` only (the batch objects are built outside the clock); `names` gives STRING ids. */
+function ingestEdges(store: GraphStore, g: EdgeList, names?: string[]): { wall: number; cpu: number } {
   let wall = 0;
   let cpu = 0;
+  const [type, vertexType] = names ? ["F", "S"] : ["E", "V"];
   for (let i = 0; i < g.src.length; i += BATCH) {
     const edges: EdgeUpsert[] = [];
-    for (let j = i; j < Math.min(g.src.length, i + BATCH); j++) edges.push({ type: "E", from: { type: "V", id: g.src[j] }, to: { type: "V", id: g.dst[j] } });
+    for (let j = i; j < Math.min(g.src.length, i + BATCH); j++) {
+      edges.push({ type, from: { type: vertexType, id: names ? names[g.src[j]] : g.src[j] }, to: { type: vertexType, id: names ? names[g.dst[j]] : g.dst[j] } });
+    }
     const c = cpuMillis();
     const t = performance.now();
     store.upsert({ edges });
+    wall += performance.now() - t;
+    cpu += cpuMillis() - c;
+  }
+  return { wall, cpu };
+}
+
+/** The same edges as parallel id lists per batch (EdgeColumns), the loaders' path. */
+function ingestEdgeColumns(store: GraphStore, g: EdgeList): { wall: number; cpu: number } {
+  let wall = 0;
+  let cpu = 0;
+  for (let i = 0; i < g.src.length; i += BATCH) {
+    const end = Math.min(g.src.length, i + BATCH);
+    const from = g.src.subarray(i, end);
+    const to = g.dst.subarray(i, end);
+    const c = cpuMillis();
+    const t = performance.now();
+    store.upsert({ edgeColumns: [{ type: "E", fromType: "V", toType: "V", from, to }] });
     wall += performance.now() - t;
     cpu += cpuMillis() - c;
   }
@@ -126,6 +150,15 @@ export async function runStoreBench(report: BenchReport, scale = 18, edgeCount =
   report.note(`stored ${stored.edges} distinct edges on ${stored.vertices} vertices`);
   report.line("edge ingest (wall, inside upsert)", edgeCount / (ingest.wall / 1000), "edges/s");
   report.line("edge ingest (CPU time of this process)", edgeCount / (ingest.cpu / 1000), "edges/s");
+  const columnStore = createStore(schema());
+  const columns = ingestEdgeColumns(columnStore, g);
+  report.line("edge ingest as edge columns (wall, inside upsert)", edgeCount / (columns.wall / 1000), "edges/s");
+  report.line("edge ingest as edge columns (CPU time)", edgeCount / (columns.cpu / 1000), "edges/s");
+  const names = Array.from({ length: 2 ** scale }, (_, i) => `user-${i}`);
+  const stringStore = createStore(schema());
+  const strings = ingestEdges(stringStore, g, names);
+  report.line("edge ingest with STRING ids (wall, inside upsert)", edgeCount / (strings.wall / 1000), "edges/s");
+  report.line("edge ingest with STRING ids (CPU time)", edgeCount / (strings.cpu / 1000), "edges/s");
   const peer = peerIngest(g);
   report.ratio("edge ingest speed-up vs JS Map<id, Set> adjacency (wall ms)", ingest.wall, peer.wall, "js-map-set");
 

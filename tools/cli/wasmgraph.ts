@@ -1,16 +1,28 @@
 #!/usr/bin/env node
 // `wasmgraph`: the server command.
-//   wasmgraph serve [--port 9000] [--gsql-port 14240] [--data DIR] [--no-demo] [--host 127.0.0.1]
+//   wasmgraph serve [--port 9000] [--gsql-port 14240] [--data DIR | --in-memory] [--no-demo] [--host 127.0.0.1] [--auth]
 import { parseArgs } from "node:util";
-import { startServer } from "../../server/serve.js";
+import { startServer, type RunningServer } from "../../server/serve.js";
+import type { RecoveryReport } from "../../server/persist/recovery.js";
 
-const USAGE = `usage: wasmgraph serve [--port 9000] [--gsql-port 14240] [--data DIR] [--no-demo] [--host 127.0.0.1]
+const USAGE = `usage: wasmgraph serve [--port 9000] [--gsql-port 14240] [--data DIR | --in-memory] [--no-demo] [--host 127.0.0.1] [--auth]
 
   --port N        REST endpoints (default 9000; 0 picks a free port)
   --gsql-port N   GSQL-server endpoints (default 14240)
-  --data DIR      data directory (default ./data)
+  --data DIR      data directory: every acknowledged change is logged there and
+                  recovered on the next start (default ./data)
+  --in-memory     keep everything in memory only; nothing survives a restart
+  --snapshot-every-mb N
+                  take a snapshot in the background once the log grew by N MiB, or
+                  by a quarter of the last snapshot if more (default 8; 0: only on
+                  a clean stop)
+  --wait-for-lock if another server holds the data directory, wait until it stops,
+                  then recover and take over (a standby for restarts)
   --no-demo       start with an empty database instead of the demo graph
-  --host ADDR     address to listen on (default 127.0.0.1)`;
+  --host ADDR     address to listen on (default 127.0.0.1)
+  --auth          require authentication (also WASMGRAPH_AUTH=true): users, roles,
+                  secrets and tokens; the first start creates user tigergraph with
+                  password tigergraph, to be changed with ALTER PASSWORD`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -24,8 +36,12 @@ async function main(argv: string[]): Promise<number> {
       port: { type: "string", default: "9000" },
       "gsql-port": { type: "string", default: "14240" },
       data: { type: "string", default: "./data" },
+      "in-memory": { type: "boolean", default: false },
+      "snapshot-every-mb": { type: "string", default: "8" },
+      "wait-for-lock": { type: "boolean", default: false },
       "no-demo": { type: "boolean", default: false },
       host: { type: "string", default: "127.0.0.1" },
+      auth: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
@@ -37,12 +53,42 @@ async function main(argv: string[]): Promise<number> {
   const port = portNumber("--port", values.port);
   const gsqlPort = portNumber("--gsql-port", values["gsql-port"]);
   if (port === undefined || gsqlPort === undefined) return 2;
-  const server = await startServer({ port, host: values.host });
+  const snapshotMiB = Number(values["snapshot-every-mb"]);
+  if (!/^\d+(\.\d+)?$/.test(values["snapshot-every-mb"]) || !Number.isFinite(snapshotMiB)) {
+    process.stderr.write(`wasmgraph: --snapshot-every-mb must be a number of MiB, got '${values["snapshot-every-mb"]}'\n`);
+    return 2;
+  }
+  const log = (line: string) => process.stderr.write(`wasmgraph: ${line}\n`);
+  const dataDir = values["in-memory"] ? undefined : values.data;
+  const persistence = { snapshotEveryBytes: Math.round(snapshotMiB * 2 ** 20), waitForLock: values["wait-for-lock"] };
+  const auth = values.auth || authFromEnvironment(process.env.WASMGRAPH_AUTH);
+  if (auth === undefined) return 2;
+  const server = await startServer({
+    port, host: values.host, gsqlPort, demo: !values["no-demo"], dataDir, persistence, log, auth: { enabled: auth },
+  });
+  if (server.recovery) log(describeRecovery(server.recovery));
+  stopOnSignals(server, log);
   process.stdout.write(`wasmgraph REST endpoints on http://${values.host}:${server.restPort}\n`);
-  // Not served by this build yet: the GSQL-server endpoints (--gsql-port), the demo graph
-  // (--no-demo) and persistence in --data. Say so rather than pretend.
-  process.stdout.write(`note: GSQL-server endpoints (port ${gsqlPort}), the demo graph and persistence in ${values.data} are not available in this build; data is kept in memory\n`);
+  process.stdout.write(`wasmgraph GSQL-server endpoints on http://${values.host}:${server.gsqlPort} (gsql --host http://${values.host}:${server.gsqlPort})\n`);
+  if (server.auth.enabled) {
+    process.stdout.write(`authentication is on: log in with gsql -u USER, or get a token with POST /requesttoken` +
+      (server.auth.mustChangePassword("tigergraph") ? ` (user tigergraph still has its default password: change it with ALTER PASSWORD)` : "") + "\n");
+  }
+  if (server.demo) {
+    process.stdout.write(server.demo.returnCode === 0
+      ? `demo graph Social created: try curl 'http://${values.host}:${server.restPort}/query/Social/hello?p=Amara'\n`
+      : `demo graph Social created with problems (return code ${server.demo.returnCode}):\n${server.demo.output}`);
+  }
   return -1;
+}
+
+/** WASMGRAPH_AUTH: true/1/on or false/0/off (unset: off); undefined after reporting a bad value. */
+function authFromEnvironment(value: string | undefined): boolean | undefined {
+  if (value === undefined || value === "") return false;
+  if (/^(true|1|on|yes)$/i.test(value)) return true;
+  if (/^(false|0|off|no)$/i.test(value)) return false;
+  process.stderr.write(`wasmgraph: WASMGRAPH_AUTH must be true or false, got '${value}'\n`);
+  return undefined;
 }
 
 function portNumber(flag: string, text: string): number | undefined {
@@ -52,6 +98,33 @@ function portNumber(flag: string, text: string): number | undefined {
     return undefined;
   }
   return n;
+}
+
+function describeRecovery(r: RecoveryReport): string {
+  const from = r.snapshot ? `snapshot at log position ${r.snapshot.lsn}` : "an empty database";
+  const lines = [`data directory ${r.dataDir}: recovered ${from} + ${r.replayedRecords} log records in ${r.millis.toFixed(0)} ms (${r.cpuMillis.toFixed(0)} ms CPU)`];
+  if (r.tornTail) lines.push(`cut off an incomplete last log write (${r.tornTail.droppedBytes} bytes in ${r.tornTail.file}: never acknowledged)`);
+  for (const d of r.damagedSnapshots) lines.push(`passed over damaged snapshot ${d.dir} (${d.reason}); kept as ${d.movedTo}`);
+  return lines.join("\nwasmgraph: ");
+}
+
+/** A clean stop finishes pending writes and takes a snapshot, so the next start is quick. */
+function stopOnSignals(server: RunningServer, log: (line: string) => void): void {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: stopping`);
+    server.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        log(`stopping failed: ${err instanceof Error ? err.message : String(err)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
 }
 
 main(process.argv.slice(2)).then(

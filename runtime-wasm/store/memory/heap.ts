@@ -8,8 +8,8 @@ import type { Region, Space } from "./space.js";
 
 const MIN_CHUNK = 256 * 1024;
 const MAX_CHUNK = 16 * 1024 * 1024;
-/** Short strings are interned: repeated values (a country, a gender) share one record. */
-const INTERN_MAX_CHARS = 24;
+/** Very short strings are interned: repeated values (a country code, a gender) share one record. */
+const INTERN_MAX_CHARS = 8;
 const INTERN_MAX_ENTRIES = 1 << 16;
 
 const encoder = new TextEncoder();
@@ -42,7 +42,14 @@ export class Heap {
   /** UTF-8 of `text` in a scratch buffer (valid until the next call); returns its length. */
   encode(text: string): number {
     if (this.scratch.length < text.length * 3) this.scratch = new Uint8Array(text.length * 3 + 64);
-    return encoder.encodeInto(text, this.scratch).written;
+    // ASCII, the common case, needs no encoder call (and allocates nothing).
+    const scratch = this.scratch;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 128) return encoder.encodeInto(text, scratch).written;
+      scratch[i] = c;
+    }
+    return text.length;
   }
 
   get scratchBytes(): Uint8Array {
@@ -59,7 +66,9 @@ export class Heap {
     this.recordBytes += size;
     const arena = this.space.arena;
     arena.u32[addr >>> 2] = length;
-    arena.u8.set(source.subarray(0, length), addr + 4);
+    const u8 = arena.u8;
+    if (length <= 64) for (let i = 0; i < length; i++) u8[addr + 4 + i] = source[i];
+    else u8.set(source.subarray(0, length), addr + 4);
     return addr;
   }
 

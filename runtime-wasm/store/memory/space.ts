@@ -26,6 +26,8 @@ export class Space {
   private maxPinned = -1;
   private minPinned = Infinity;
   private retired: Retired[] = [];
+  /** Entries of `retired` before this index are freed already. */
+  private retiredHead = 0;
   retiredBytes = 0;
   /** Bytes of regions currently owned by the store (not retired). */
   liveBytes = 0;
@@ -117,17 +119,22 @@ export class Space {
     this.minPinned = min;
   }
 
-  /** Free retired regions no pinned version can reach (a region retired at r is seen by versions < r). */
+  /**
+   * Free retired regions no pinned version can reach (a region retired at r is seen by versions
+   * below r). Regions are retired in version order, so the freeable ones are a prefix.
+   */
   private sweep(): void {
-    if (this.retired.length === 0) return;
-    const keep: Retired[] = [];
-    for (const r of this.retired) {
-      if (r.retiredAt > this.published || this.minPinned < r.retiredAt) keep.push(r);
-      else {
-        this.arena.free(r.addr, r.bytes);
-        this.retiredBytes -= r.bytes;
-      }
+    const limit = Math.min(this.published, this.minPinned);
+    let n = this.retiredHead;
+    while (n < this.retired.length && this.retired[n].retiredAt <= limit) {
+      const r = this.retired[n++];
+      this.arena.free(r.addr, r.bytes);
+      this.retiredBytes -= r.bytes;
     }
-    this.retired = keep;
+    this.retiredHead = n;
+    if (n > 1024 && n * 2 > this.retired.length) {
+      this.retired = this.retired.slice(n);
+      this.retiredHead = 0;
+    }
   }
 }

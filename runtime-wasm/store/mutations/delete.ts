@@ -3,7 +3,7 @@
 // version.
 import type { AttrValue } from "../../schema/types.js";
 import type { DeleteEdgesResult, DeleteVertexOptions, DeleteVerticesResult, EdgeRecord, EdgeSelector, ExternalId } from "../api.js";
-import { StoreError } from "../errors.js";
+import { shown, StoreError } from "../errors.js";
 import type { EdgeRef, StoreState } from "../state.js";
 import type { Adjacency } from "../tables/adjacency.js";
 import type { EdgeTable } from "../tables/edge-table.js";
@@ -205,12 +205,12 @@ function discriminatorFilter(table: EdgeTable, given: Record<string, unknown> | 
 
 function vertexTable(state: StoreState, type: unknown): VertexTable {
   const table = typeof type === "string" ? state.vertexByKey.get(type) : undefined;
-  if (!table) throw new StoreError("UNKNOWN_VERTEX_TYPE", `invalid vertex type ${String(type)}`, { type: String(type) });
+  if (!table) throw new StoreError("UNKNOWN_VERTEX_TYPE", `invalid vertex type ${shown(type)}`, { type: shown(type) });
   return table;
 }
 
 function edgeRef(state: StoreState, type: string): EdgeRef {
   const ref = state.edgeByKey.get(type);
-  if (!ref) throw new StoreError("UNKNOWN_EDGE_TYPE", `invalid edge type ${type}`, { type });
+  if (!ref) throw new StoreError("UNKNOWN_EDGE_TYPE", `invalid edge type ${shown(type)}`, { type: shown(type) });
   return ref;
 }

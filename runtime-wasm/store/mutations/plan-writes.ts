@@ -2,7 +2,7 @@
 // columns (unknown names ignored, values coerced, operators checked) and its primary id.
 import type { AttrValue } from "../../schema/types.js";
 import type { AttrWrite, ExternalId, UpsertOp } from "../api.js";
-import { StoreError } from "../errors.js";
+import { shown, StoreError } from "../errors.js";
 import type { Column } from "../tables/columns.js";
 import type { VertexTable } from "../tables/vertex-table.js";
 import { coerceValue, type TupleTable } from "../values/coerce.js";
@@ -36,22 +36,23 @@ export function planWrites(
   if (writes === undefined || (Array.isArray(writes) && writes.length === 0)) return NO_WRITES;
   if (!Array.isArray(writes)) throw new StoreError("INVALID_VALUE", `${where.path()}: attributes must be a list`, { path: where.path() });
   const out: PlannedWrite[] = [];
-  writes.forEach((w, i) => {
+  for (let i = 0; i < writes.length; i++) {
+    const w = writes[i];
     const column = w !== null && typeof w === "object" ? byName.get(w.name) : undefined;
-    if (!column || exclude.includes(column)) return;
-    const at = where.path(`.attributes[${i}]`);
+    if (!column || exclude.includes(column)) continue;
     const op = w.op ?? "=";
-    if (!OPS.has(op)) throw new StoreError("INVALID_OPERATOR", `${at}: unknown operator "${String(op)}"`, { path: at, type: owner, attribute: w.name });
-    if (!operatorApplies(op, column.def.type)) {
-      throw new StoreError("INVALID_OPERATOR", `${at}: operator "${op}" does not apply to attribute ${w.name} of type ${typeText(column)}`, { path: at, type: owner, attribute: w.name });
-    }
+    if (!OPS.has(op)) throw writeError("INVALID_OPERATOR", `unknown operator "${shown(op)}"`, where, i, owner, w.name);
+    if (!operatorApplies(op, column.def.type)) throw writeError("INVALID_OPERATOR", `operator "${op}" does not apply to attribute ${w.name} of type ${typeText(column)}`, where, i, owner, w.name);
     const value = coerceValue(column.def.type, w.value, tuples);
-    if (value === undefined) {
-      throw new StoreError("INVALID_VALUE", `${at}: invalid value for attribute ${w.name} of type ${typeText(column)} in ${owner}`, { path: at, type: owner, attribute: w.name });
-    }
+    if (value === undefined) throw writeError("INVALID_VALUE", `invalid value for attribute ${w.name} of type ${typeText(column)} in ${owner}`, where, i, owner, w.name);
     out.push({ column, value, op });
-  });
+  }
   return out;
+}
+
+function writeError(code: "INVALID_OPERATOR" | "INVALID_VALUE", what: string, where: ItemPath, index: number, owner: string, attribute: string): StoreError {
+  const path = where.path(`.attributes[${index}]`);
+  return new StoreError(code, `${path}: ${what}`, { path, type: owner, attribute });
 }
 
 export function typeText(column: Column): string {
@@ -88,8 +89,8 @@ export function keyValues(table: VertexTable, raw: ExternalId, key: IdKey): Attr
 
 function printable(raw: unknown): string {
   try {
-    return typeof raw === "string" ? raw : JSON.stringify(raw, (_k, v) => (typeof v === "bigint" ? String(v) : v)) ?? String(raw);
+    return typeof raw === "string" ? raw : (JSON.stringify(raw, (_k, v) => (typeof v === "bigint" ? String(v) : v)) ?? shown(raw));
   } catch {
-    return String(raw);
+    return shown(raw);
   }
 }

@@ -25,7 +25,7 @@ const MAX_CHUNK = 4 * 1024 * 1024;
 /** Lists above this many bytes get a chunk of their own. */
 const OWN_CHUNK = 64 * 1024;
 /** Lists longer than this are found through the key index rather than scanned. */
-export const SCAN_LIMIT = 96;
+export const SCAN_LIMIT = 32;
 /** Host metadata per slot: [capacity, chunk id | INDEXED]; chunk id NO_CHUNK when the slot has no list. */
 const NO_CHUNK = 0x3fffffff;
 const CHUNK_MASK = 0x3fffffff;
@@ -151,7 +151,9 @@ export class Adjacency {
       // A list a pinned version may read is copied without the removed entries.
       const oldChunk = this.meta[local * 2 + 1] & CHUNK_MASK;
       const oldBytes = this.meta[local * 2] * this.entryBytes;
-      const { addr, chunk, capacity } = this.allocList(kept);
+      const addr = this.allocList(kept);
+      const chunk = this.grantedChunk;
+      const capacity = this.grantedCapacity;
       let n = 0;
       for (let i = 0; i < deg; i++) if (marks[i] === 0) this.copyEntry(from + i * words, (addr >>> 2) + n++ * words);
       this.setList(local, addr, capacity, chunk);
@@ -301,7 +303,9 @@ export class Adjacency {
     const old = this.listAddress(local);
     const oldChunk = this.meta[local * 2 + 1] & CHUNK_MASK;
     const oldBytes = this.meta[local * 2] * this.entryBytes;
-    const { addr, chunk, capacity: granted } = this.allocList(capacity);
+    const addr = this.allocList(capacity);
+    const chunk = this.grantedChunk;
+    const granted = this.grantedCapacity;
     if (deg > 0) this.space.arena.u8.copyWithin(addr, old, old + deg * this.entryBytes);
     this.setList(local, addr, granted, chunk);
     if (old !== 0) this.freeSpace(oldChunk, old, oldBytes);
@@ -323,14 +327,18 @@ export class Adjacency {
     this.freeSpace(chunk, addr, bytes);
   }
 
+  /** Chunk id and capacity of the space the last allocList returned (no result object: it runs per relocation). */
+  private grantedChunk = 0;
+  private grantedCapacity = 0;
+
   /** Space for a list of at least `capacity` entries: small lists get a size class (from a hole if one is free). */
-  private allocList(capacity: number): { addr: number; chunk: number; capacity: number } {
+  private allocList(capacity: number): number {
     if (capacity * this.entryBytes > OWN_CHUNK) {
       const bytes = capacity * this.entryBytes;
       const id = this.addChunk(bytes);
       const chunk = this.chunks[id]!;
       chunk.used = chunk.live = bytes;
-      return { addr: chunk.region.addr, chunk: id, capacity };
+      return this.grant(chunk.region.addr, id, capacity);
     }
     const sizeClass = classFor(capacity);
     const granted = classSize(sizeClass);
@@ -344,7 +352,7 @@ export class Adjacency {
       if (!chunk || chunk.serial !== serial) continue;
       chunk.live += bytes;
       this.garbage -= bytes;
-      return { addr, chunk: id, capacity: granted };
+      return this.grant(addr, id, granted);
     }
     let current = this.current >= 0 ? this.chunks[this.current] : null;
     if (!current || current.used + bytes > current.region.bytes) {
@@ -356,7 +364,13 @@ export class Adjacency {
     const addr = current.region.addr + current.used;
     current.used += bytes;
     current.live += bytes;
-    return { addr, chunk: this.current, capacity: granted };
+    return this.grant(addr, this.current, granted);
+  }
+
+  private grant(addr: number, chunk: number, capacity: number): number {
+    this.grantedChunk = chunk;
+    this.grantedCapacity = capacity;
+    return addr;
   }
 
   private addChunk(bytes: number): number {

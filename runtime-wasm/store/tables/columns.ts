@@ -16,6 +16,9 @@ export interface Column {
   kind: ColumnKind;
   /** Null for a dropped attribute's ordinal. */
   region: Region | null;
+  /** What a new item gets (defaultOf), and whether a zeroed cell already holds it. */
+  defaultValue: AttrValue;
+  zeroDefault: boolean;
 }
 
 export function columnKindOf(type: AttrType): ColumnKind {

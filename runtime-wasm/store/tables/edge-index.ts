@@ -15,7 +15,7 @@ export class EdgeKeyIndex {
   private live = 0;
   add(local: number, target: number, eid: number): void {
     target |= 0;
-    if ((this.used + 1) * 2 > this.sources.length) this.resize();
+    if ((this.used + 1) * 4 > this.sources.length * 3) this.resize();
     const mask = this.sources.length - 1;
     for (let h = hashIdHalves(local, target) & mask; ; h = (h + 1) & mask) {
       const s = this.sources[h];
@@ -65,8 +65,9 @@ export class EdgeKeyIndex {
   }
 
   private resize(): void {
+    // Load after a resize stays at most 0.5; the table grows again at 0.75.
     let capacity = 1024;
-    while (capacity < (this.live + 1) * 4) capacity *= 2;
+    while (capacity < (this.live + 1) * 2) capacity *= 2;
     const [sources, targets, eids] = [this.sources, this.targets, this.eids];
     this.sources = new Int32Array(capacity).fill(EMPTY);
     this.targets = new Int32Array(capacity);

@@ -4,10 +4,9 @@
 // own: it is this table read the other way (see publish.ts).
 import type { AttrValue, EdgeType } from "../../schema/types.js";
 import type { Region } from "../memory/space.js";
-import type { ColumnKind } from "../layout.js";
-import { defaultOf, sameType } from "../values/coerce.js";
 import { Adjacency } from "./adjacency.js";
-import { columnBytes, columnKindOf, isZeroCell, readCell, writeCell, type Column } from "./columns.js";
+import { ColumnSet, type RestoredColumn } from "./column-set.js";
+import { columnBytes, readCell, writeCell, type Column } from "./columns.js";
 import type { StoreContext } from "./context.js";
 
 /** An edge type's arrays as an image holds them. */
@@ -15,7 +14,7 @@ export interface EdgeRestore {
   hasEid: boolean;
   edgeCount: number;
   eidBound: number;
-  columns: { manifest: { name: string; ordinal: number; kind: ColumnKind }; def: { name: string } | undefined; data?: Uint8Array }[];
+  columns: RestoredColumn[];
   adjacencies: { vertexOrdinal: number; direction: "out" | "in"; degrees: Uint32Array; entries: Uint8Array }[];
 }
 
@@ -27,8 +26,7 @@ export class EdgeTable {
   reverse: { key: string; ordinal: number } | null = null;
   out = new Map<number, Adjacency>();
   in = new Map<number, Adjacency>();
-  columns: Column[] = [];
-  readonly byName = new Map<string, Column>();
+  readonly attributes = new ColumnSet();
   discriminator: Column[] = [];
   eidBound = 0;
   private eidCapacity = 0;
@@ -55,27 +53,18 @@ export class EdgeTable {
     this.setAttributes(def);
   }
 
-  /** Match columns to attributes by name; new ones get their default for every existing eid. */
+  get columns(): Column[] {
+    return this.attributes.columns;
+  }
+
+  get byName(): ReadonlyMap<string, Column> {
+    return this.attributes.byName;
+  }
+
+  /** Match columns to attributes by name and type; new ones get their default for every existing eid. */
   setAttributes(def: EdgeType): void {
     this.def = def;
-    this.byName.clear();
-    for (const attr of def.attributes) {
-      let column = this.columns.find((c) => c.region !== null && c.name === attr.name && sameType(c.def.type, attr.type));
-      if (!column) {
-        column = { name: attr.name, def: attr, ordinal: this.columns.length, kind: columnKindOf(attr.type), region: null };
-        this.columns.push(column);
-        this.fillColumn(column);
-      }
-      column.def = attr;
-      this.byName.set(attr.name, column);
-    }
-    const kept = new Set(this.byName.values());
-    for (const column of this.columns) {
-      if (column.region && !kept.has(column)) {
-        this.ctx.space.release(column.region);
-        column.region = null;
-      }
-    }
+    this.attributes.match(this.ctx.space, def.attributes, this.ctx.tuples, (column) => this.fillColumn(column));
     this.discriminator = def.discriminator.map((n) => this.byName.get(n)).filter((c): c is Column => c !== undefined);
     this.dirty = true;
   }
@@ -103,11 +92,10 @@ export class EdgeTable {
     const reused = this.freeEids.pop();
     const eid = reused ?? this.eidBound++;
     if (eid >= this.eidCapacity) this.growEids(Math.max(64, this.eidCapacity * 2));
-    for (const column of this.columns) {
-      if (!column.region) continue;
-      const value = defaultOf(column.def, this.ctx.tuples);
-      if (reused === undefined && isZeroCell(column.kind, value)) continue;
-      this.writeAttribute(column, eid, value);
+    const columns = this.columns;
+    for (let i = 0; i < columns.length; i++) {
+      const column = columns[i];
+      if (column.region && (reused !== undefined || !column.zeroDefault)) this.writeAttribute(column, eid, column.defaultValue);
     }
     return eid;
   }
@@ -171,7 +159,7 @@ export class EdgeTable {
 
   dispose(): void {
     for (const adj of this.adjacencies()) adj.dispose();
-    for (const c of this.columns) this.ctx.space.release(c.region);
+    this.attributes.release(this.ctx.space);
     for (const r of [this.header, this.reverseHeader, this.outTable, this.inTable]) this.ctx.space.release(r);
     this.out.clear();
     this.in.clear();
@@ -182,7 +170,7 @@ export class EdgeTable {
     for (const adj of this.adjacencies()) adj.dispose();
     this.out = new Map();
     this.in = this.directed ? new Map() : this.out;
-    for (const c of this.columns) if (c.region) c.region = this.ctx.space.resize(c.region, c.region.bytes, 0);
+    this.attributes.zero(this.ctx.space);
     this.eidBound = 0;
     this.freeEids = [];
     this.edgeCount = 0;
@@ -191,23 +179,12 @@ export class EdgeTable {
 
   /** Fill the table from an image (see image/read-image.ts). */
   restore(data: EdgeRestore): void {
-    const { space, arena } = this.ctx;
+    const { space } = this.ctx;
     this.hasEid = data.hasEid;
     this.entryBytes = data.hasEid ? 8 : 4;
-    for (const c of this.columns) space.release(c.region);
     this.eidBound = data.eidBound;
     this.eidCapacity = Math.max(64, data.eidBound);
-    this.columns = data.columns.map(({ manifest, def, data: bytes }) => {
-      const attr = this.def.attributes.find((a) => a.name === def?.name);
-      const column: Column = { name: manifest.name, def: attr ?? { name: manifest.name, type: { kind: "scalar", name: "INT" } }, ordinal: manifest.ordinal, kind: manifest.kind, region: null };
-      if (bytes && attr) {
-        column.region = space.allocate(columnBytes(manifest.kind, this.eidCapacity));
-        arena.u8.set(bytes, column.region.addr);
-      }
-      return column;
-    });
-    this.byName.clear();
-    for (const c of this.columns) if (c.region) this.byName.set(c.name, c);
+    this.attributes.restore(space, data.columns, this.def.attributes, this.eidCapacity, this.ctx.tuples);
     this.discriminator = this.def.discriminator.map((n) => this.byName.get(n)).filter((c): c is Column => c !== undefined);
     this.edgeCount = data.edgeCount;
     this.out = new Map();
@@ -226,18 +203,14 @@ export class EdgeTable {
   }
 
   private growEids(capacity: number): void {
-    const { space } = this.ctx;
-    for (const c of this.columns) {
-      if (c.region) c.region = space.resize(c.region, columnBytes(c.kind, capacity), columnBytes(c.kind, this.eidCapacity));
-    }
+    this.attributes.resize(this.ctx.space, this.eidCapacity, capacity);
     this.eidCapacity = capacity;
   }
 
   private fillColumn(column: Column): void {
     column.region = this.ctx.space.allocate(columnBytes(column.kind, Math.max(1, this.eidCapacity)));
-    const value = defaultOf(column.def, this.ctx.tuples);
-    if (isZeroCell(column.kind, value)) return;
-    for (let eid = 0; eid < this.eidBound; eid++) writeCell(this.ctx, column.kind, column.region.addr, eid, column.def.type, value);
+    if (column.zeroDefault) return;
+    for (let eid = 0; eid < this.eidBound; eid++) writeCell(this.ctx, column.kind, column.region.addr, eid, column.def.type, column.defaultValue);
   }
 }
 

@@ -3,12 +3,12 @@
 // This is the writer's view; it changes regions through the Space's copy-on-write rule, and
 // publish.ts writes the VertexTypeHeader readers see.
 import type { AttrValue, VertexType } from "../../schema/types.js";
-import { ColumnKind, DELETED_ENTRY, EMPTY_ENTRY, IdKind, VERTEX_BLOCK_MASK, VERTEX_BLOCK_SHIFT, hashIdBytes, hashIdHalves } from "../layout.js";
+import { DELETED_ENTRY, EMPTY_ENTRY, IdKind, VERTEX_BLOCK_MASK, VERTEX_BLOCK_SHIFT, hashIdBytes, hashIdHalves } from "../layout.js";
 import { probeId } from "./id-probe.js";
+import { ColumnSet, type RestoredColumn } from "./column-set.js";
 import type { Region } from "../memory/space.js";
-import { defaultOf, sameType } from "../values/coerce.js";
 import { idColumnBytes, keyHigh, keyLow, type IdKey } from "../values/ids.js";
-import { columnBytes, columnKindOf, isZeroCell, writeCell, type Column } from "./columns.js";
+import { columnBytes, writeCell, type Column } from "./columns.js";
 import type { StoreContext } from "./context.js";
 
 const MIN_SLOTS = 64;
@@ -22,7 +22,7 @@ export interface VertexRestore {
   ids: Uint8Array;
   retired: Uint8Array;
   retiredCount: number;
-  columns: { manifest: { name: string; ordinal: number; kind: ColumnKind }; def: { name: string } | undefined; data?: Uint8Array }[];
+  columns: RestoredColumn[];
 }
 const MIN_HASH = 16;
 
@@ -33,8 +33,7 @@ export class VertexTable {
   capacity = 0;
   alive: Region | null = null;
   idColumn: Region | null = null;
-  columns: Column[] = [];
-  readonly byName = new Map<string, Column>();
+  readonly attributes = new ColumnSet();
   /** Attributes whose value is the primary id (composite key parts, PRIMARY KEY): set on create, never written. */
   keyColumns: Column[] = [];
   /** Block numbers of this type, in local-slot order, and their mirror in memory. */
@@ -62,29 +61,21 @@ export class VertexTable {
     this.setAttributes(def);
   }
 
-  /** Match columns to the type's attributes by name; new ones are created with their default. */
+  get columns(): Column[] {
+    return this.attributes.columns;
+  }
+
+  get byName(): ReadonlyMap<string, Column> {
+    return this.attributes.byName;
+  }
+
+  /** Match columns to the type's attributes by name and type; new ones are created with their default. */
   setAttributes(def: VertexType): void {
     this.def = def;
-    this.byName.clear();
-    for (const attr of def.attributes) {
-      let column = this.columns.find((c) => c.region !== null && c.name === attr.name && sameType(c.def.type, attr.type));
-      if (!column) {
-        const kind = columnKindOf(attr.type);
-        column = { name: attr.name, def: attr, ordinal: this.columns.length, kind, region: null };
-        this.columns.push(column);
-        if (this.capacity > 0) this.fillColumn(column);
-        else column.region = this.ctx.space.allocate(8);
-      }
-      column.def = attr;
-      this.byName.set(attr.name, column);
-    }
-    const kept = new Set(this.byName.values());
-    for (const column of this.columns) {
-      if (column.region && !kept.has(column)) {
-        this.ctx.space.release(column.region);
-        column.region = null;
-      }
-    }
+    this.attributes.match(this.ctx.space, def.attributes, this.ctx.tuples, (column) => {
+      if (this.capacity > 0) this.fillColumn(column);
+      else column.region = this.ctx.space.allocate(8);
+    });
     this.findKeyColumns();
     this.dirty = true;
   }
@@ -98,7 +89,6 @@ export class VertexTable {
   /** Fill the table from an image (see image/read-image.ts); replaces whatever it held. */
   restore(data: VertexRestore): void {
     const { space, arena } = this.ctx;
-    for (const c of this.columns) space.release(c.region);
     const capacity = Math.max(MIN_SLOTS, data.slotCount);
     this.capacity = capacity;
     this.slotCount = data.slotCount;
@@ -107,17 +97,7 @@ export class VertexTable {
     arena.u8.set(data.alive, this.alive.addr);
     this.idColumn = space.allocate(capacity * this.idBytes);
     arena.u8.set(data.ids, this.idColumn.addr);
-    this.columns = data.columns.map(({ manifest, def, data: bytes }) => {
-      const attr = this.def.attributes.find((a) => a.name === def?.name);
-      const column: Column = { name: manifest.name, def: attr ?? { name: manifest.name, type: { kind: "scalar", name: "INT" } }, ordinal: manifest.ordinal, kind: manifest.kind, region: null };
-      if (bytes && attr) {
-        column.region = space.allocate(columnBytes(manifest.kind, capacity));
-        arena.u8.set(bytes, column.region.addr);
-      }
-      return column;
-    });
-    this.byName.clear();
-    for (const c of this.columns) if (c.region) this.byName.set(c.name, c);
+    this.attributes.restore(space, data.columns, this.def.attributes, capacity, this.ctx.tuples);
     this.findKeyColumns();
     this.blocks.length = 0;
     this.blocks.push(...data.blocks);
@@ -147,7 +127,37 @@ export class VertexTable {
   /** Local slot of the live vertex with this id, or -1. */
   find(key: IdKey): number {
     if (this.liveCount === 0) return -1;
+    if (this.direct !== null && typeof key === "number") return key >= 0 && key < this.direct.length ? this.direct[key] : -1;
     return probeId(this.ctx.arena, this.ctx.heap, this.hash!.addr, this.hashCapacity, key);
+  }
+
+  /**
+   * Writer-side shortcut for INT/UINT types whose ids are small non-negative integers (the
+   * common case of numbered vertices): id → local slot in a plain array, kept while ids stay
+   * dense enough; the id hash in memory stays the readers' path.
+   */
+  private direct: Int32Array | null = null;
+  private directOff = false;
+
+  private noteDirect(key: IdKey, local: number): void {
+    if (this.directOff) return;
+    if (typeof key !== "number" || key < 0 || key > Math.max(1 << 20, this.liveCount * 8)) {
+      this.direct = null;
+      this.directOff = true;
+      return;
+    }
+    if (!this.direct) {
+      // First use (or after a load): take in every live vertex, or give up if ids are not small.
+      this.direct = new Int32Array(0);
+      for (let l = 0; l < this.slotCount && !this.directOff; l++) if (l !== local && this.isAlive(l)) this.noteDirect(this.keyAt(l), l);
+      if (this.directOff) return;
+    }
+    if (key >= this.direct.length) {
+      const next = new Int32Array(Math.max(1024, key + 1, this.direct.length * 2)).fill(-1);
+      next.set(this.direct);
+      this.direct = next;
+    }
+    this.direct[key] = local;
   }
 
   /** Create a vertex with default attributes; returns its local slot. `keyValues` fill key attributes. */
@@ -166,15 +176,15 @@ export class VertexTable {
     arena.u8[this.alive.addr + (local >>> 3)] |= 1 << (local & 7);
     this.idColumn = space.writable(this.idColumn!);
     this.writeId(local, key);
-    for (const column of this.columns) {
-      if (!column.region) continue;
-      const value = defaultOf(column.def, this.ctx.tuples);
-      if (!reused && isZeroCell(column.kind, value)) continue;
-      this.writeAttribute(column, local, value);
+    const columns = this.columns;
+    for (let i = 0; i < columns.length; i++) {
+      const column = columns[i];
+      if (column.region && (reused || !column.zeroDefault)) this.writeAttribute(column, local, column.defaultValue);
     }
-    if (keyValues) this.keyColumns.forEach((c, i) => this.writeAttribute(c, local, keyValues[i]));
+    if (keyValues) for (let i = 0; i < keyValues.length; i++) this.writeAttribute(this.keyColumns[i], local, keyValues[i]);
     this.liveCount++;
     this.hashInsert(local);
+    if (this.idKind === IdKind.INT || this.idKind === IdKind.UINT) this.noteDirect(key, local);
     this.dirty = true;
     return local;
   }
@@ -185,6 +195,7 @@ export class VertexTable {
     this.alive = space.writable(this.alive!);
     arena.u8[this.alive.addr + (local >>> 3)] &= ~(1 << (local & 7));
     this.hashRemove(local, key);
+    if (this.direct && typeof key === "number" && key < this.direct.length) this.direct[key] = -1;
     this.liveCount--;
     this.freeSlots.push(local);
     if (permanent) this.retireKey(key, local);
@@ -225,12 +236,14 @@ export class VertexTable {
     if (this.capacity > 0) {
       this.alive = space.resize(this.alive, this.alive!.bytes, 0);
       this.idColumn = space.resize(this.idColumn, this.idColumn!.bytes, 0);
-      for (const c of this.columns) if (c.region) c.region = space.resize(c.region, c.region.bytes, 0);
+      this.attributes.zero(space);
     }
     this.slotCount = 0;
     this.liveCount = 0;
     this.freeSlots.length = 0;
     this.hashReset(MIN_HASH);
+    this.direct = null;
+    this.directOff = false;
     if (!keepRetired) {
       space.release(this.retired);
       this.retired = null;
@@ -244,7 +257,7 @@ export class VertexTable {
   dispose(): void {
     const { space, blocks } = this.ctx;
     for (const r of [this.alive, this.idColumn, this.hash, this.retired, this.blocksRegion, this.header]) space.release(r);
-    for (const c of this.columns) space.release(c.region);
+    this.attributes.release(space);
     for (const b of this.blocks) blocks.release(b);
   }
 
@@ -284,9 +297,7 @@ export class VertexTable {
     const old = this.capacity;
     this.alive = space.resize(this.alive, Math.ceil(slots / 64) * 8, Math.ceil(old / 64) * 8);
     this.idColumn = space.resize(this.idColumn, slots * this.idBytes, old * this.idBytes);
-    for (const c of this.columns) {
-      if (c.region) c.region = space.resize(c.region, columnBytes(c.kind, slots), columnBytes(c.kind, old));
-    }
+    this.attributes.resize(space, old, slots);
     this.capacity = slots;
     if (!this.hash) this.hashReset(MIN_HASH);
   }
@@ -304,9 +315,8 @@ export class VertexTable {
   /** A new column filled with the attribute's default for every slot. */
   private fillColumn(column: Column): void {
     column.region = this.ctx.space.allocate(columnBytes(column.kind, this.capacity));
-    const value = defaultOf(column.def, this.ctx.tuples);
-    if (isZeroCell(column.kind, value)) return;
-    for (let local = 0; local < this.slotCount; local++) writeCell(this.ctx, column.kind, column.region.addr, local, column.def.type, value);
+    if (column.zeroDefault) return;
+    for (let local = 0; local < this.slotCount; local++) writeCell(this.ctx, column.kind, column.region.addr, local, column.def.type, column.defaultValue);
   }
 
   /** Insert a slot the hash does not hold yet (its id is already in the id column); the caller made room (see create). */

@@ -55,16 +55,17 @@ export function normalizeId(type: VertexType, kind: IdKind, raw: ExternalId, tup
 }
 
 function integerKey(raw: ExternalId, min: bigint, max: bigint): IdKey | undefined {
+  const lowest = min === 0n ? 0 : -Infinity;
   let big: bigint;
   if (typeof raw === "number") {
-    if (Number.isSafeInteger(raw)) return raw >= Number(min) ? raw : undefined;
+    if (Number.isSafeInteger(raw)) return raw >= lowest ? raw : undefined;
     if (!Number.isInteger(raw)) return undefined;
     big = BigInt(raw);
   } else if (typeof raw === "string") {
     const t = raw.trim();
     if (SAFE_DIGITS.test(t)) {
       const n = Number(t);
-      return n >= Number(min) ? n : undefined;
+      return n >= lowest ? n : undefined;
     }
     if (!DIGITS.test(t)) return undefined;
     big = BigInt(t);

@@ -4,6 +4,8 @@
 // the constructs the builder reinterprets (S (T) = ..., LOG, REDUCE, RANGE ... STEP).
 import { expect } from "chai";
 import { analyzeSource } from "../../../compiler/front-end.js";
+import { parse } from "../../../compiler/parse/parse.js";
+import { DiagnosticLog } from "../../../compiler/diagnostics/diagnostic-log.js";
 import type {
   AstAssign, AstCreateQuery, AstExpr, AstPrint, AstSelect, AstStatement, AstTopStatement,
 } from "../../../compiler/ast/index.js";
@@ -226,5 +228,48 @@ describe("AST: keywords are case-insensitive, names are not", () => {
       [["INT", "N"], ["VERTEX", "P"]]);
     const decl = query!.body[0] as { type: { name: string; spelling: string } };
     expect(decl.type).to.include({ name: "SumAccum", spelling: "sumaccum" });
+  });
+});
+
+describe("AST: ELSE IF as a chain or as a nested IF", () => {
+  function shape(statements: AstStatement[]): unknown {
+    return statements.map((s) => {
+      if (s.kind === "If") {
+        return { if: s.branches.map((b) => shape(b.body)), ...(s.otherwise ? { else: shape(s.otherwise) } : {}) };
+      }
+      if (s.kind === "Assign" && s.value.kind === "IntLiteral") return s.value.text;
+      return s.kind;
+    });
+  }
+
+  it("reads a chain sharing one END", () => {
+    expect(shape(body("IF a THEN x = 1; ELSE IF b THEN x = 2; ELSE IF c THEN x = 3; ELSE x = 4; END;"))).to.deep.equal(
+      [{ if: [["1"], ["2"], ["3"]], else: ["4"] }]);
+  });
+
+  it("reads an IF nested in ELSE with its own END", () => {
+    expect(shape(body("IF a THEN x = 1; ELSE IF b THEN x = 2; END; x = 5; END;"))).to.deep.equal(
+      [{ if: [["1"]], else: [{ if: [["2"]] }, "5"] }]);
+    expect(shape(body("IF a THEN x = 1;\nELSE\n  IF b THEN x = 2; ELSE x = 3; END;\nEND;"))).to.deep.equal(
+      [{ if: [["1"]], else: [{ if: [["2"]], else: ["3"] }] }]);
+  });
+
+  it("mixes both at the DML level, and after ELSE of CASE an IF is always nested", () => {
+    const [, select] = body("S = {P.*};\nS = SELECT s FROM S:s ACCUM IF a THEN x = 1 ELSE IF b THEN x = 2 ELSE IF c THEN x = 3 END END, y = 9;");
+    const accum = (selectOf(select).accum!.body);
+    // Three IFs and two ENDs: one ELSE IF is nested. Which one does not change the meaning;
+    // the last chained one is taken.
+    expect(shape(accum)).to.deep.equal([{ if: [["1"], ["2"]], else: [{ if: [["3"]] }] }, "9"]);
+    const [caseStmt] = body("CASE WHEN a THEN x = 1; ELSE IF b THEN x = 2; END; END;");
+    expect(caseStmt!.kind).to.equal("CaseStatement");
+    expect(shape((caseStmt as { otherwise: AstStatement[] }).otherwise)).to.deep.equal([{ if: [["2"]] }]);
+  });
+
+  it("parses deeply nested ELSE IF without the slow full-LL pass", () => {
+    const depth = 40;
+    const text = `CREATE QUERY q() FOR GRAPH G {\n${"IF a THEN x = 1; ELSE ".repeat(depth)}x = 2;${" END;".repeat(depth)}\n}`;
+    const log = new DiagnosticLog();
+    expect(parse(text, "deep.gsql", log).usedFullLL).to.equal(false);
+    expect(log.diagnostics).to.deep.equal([]);
   });
 });

@@ -3,6 +3,7 @@
 import { expect } from "chai";
 import { analyzeSource } from "../../../compiler/front-end.js";
 import { MAX_SYNTAX_ERRORS } from "../../../compiler/parse/error-strategy.js";
+import { MAX_BLOCK_DEPTH } from "../../../compiler/parse/block-structure.js";
 
 function codes(text: string): string[] {
   return analyzeSource(text, "edge.gsql", { astOnly: true }).log.sorted().map((d) => `${d.code}@${d.range.start.line}:${d.range.start.column}`);
@@ -34,6 +35,12 @@ describe("front end at the edges", () => {
     expect(codes(deep)).to.deep.equal(["GSQL1010@1:1"]);
     expect(codes(`CREATE QUERY q() FOR GRAPH G { x = ${"(".repeat(200)}1${")".repeat(200)}; }`)).to.deep.equal([]);
     expect(codes("CREATE QUERY q() FOR GRAPH G { PRINT 1 + 2; }")).to.deep.equal([]);
+  });
+
+  it("reports statement blocks nested deeper than any real query instead of parsing them", () => {
+    const text = `CREATE QUERY q() FOR GRAPH G {\n${"WHILE a DO ".repeat(MAX_BLOCK_DEPTH + 1)}x = 1;\n}`;
+    expect(codes(text)).to.deep.equal([`GSQL1010@2:${11 * MAX_BLOCK_DEPTH + 1}`]);
+    expect(codes(`CREATE QUERY q() FOR GRAPH G {\n${"IF a THEN ".repeat(50)}x = 1;${" END;".repeat(50)}\n}`)).to.deep.equal([]);
   });
 
   it("keeps the statements around a broken one", () => {

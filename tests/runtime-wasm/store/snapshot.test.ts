@@ -138,4 +138,34 @@ describe("store: pinned snapshots", () => {
       expect(() => s.edgeCount("Nope")).to.throw(StoreError).with.property("code", "UNKNOWN_EDGE_TYPE");
     });
   });
+
+  it("a selector callback may read the store but not change it", () => {
+    const store = seeded();
+    let seenVersion = -1;
+    expect(() =>
+      store.deleteEdges([
+        {
+          from: P("ann"),
+          where: () => {
+            seenVersion = store.read((s) => s.version);
+            store.upsert({ vertices: [P("zed")] });
+            return true;
+          },
+        },
+      ]),
+    ).to.throw(StoreError).with.property("code", "BUSY");
+    expect(seenVersion).to.equal(store.version);
+    expect(store.read((s) => s.lookup("Person", "zed"))).to.equal(undefined);
+    expect(store.deleteEdges([{ from: P("ann") }]).deletedEdges).to.deep.equal({ Knows: 1, FollowedBy: 1 });
+  });
+
+  it("frees memory of many superseded versions once a long-held snapshot goes", () => {
+    const store = seeded();
+    const held = store.snapshot();
+    for (let i = 0; i < 300; i++) store.upsert({ vertices: [{ type: "Person", id: "ann", attributes: [{ name: "age", value: i }] }] });
+    expect(store.memoryStats().retiredBytes).to.be.greaterThan(0);
+    expect(held.attribute(held.lookup("Person", "ann")!, "age")).to.equal(30n);
+    held.release();
+    expect(store.memoryStats().retiredBytes).to.equal(0);
+  });
 });

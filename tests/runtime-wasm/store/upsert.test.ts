@@ -337,4 +337,60 @@ describe("store: upsert batches", () => {
     expect(store.version).to.equal(v0 + 1);
     expect(store.read((s) => s.storedEdgeCount("Follows"))).to.equal(1);
   });
+
+  it("edge columns follow exactly the rules of edge items", () => {
+    const items: UpsertBatch["edges"] = [];
+    const groups: NonNullable<UpsertBatch["edgeColumns"]> = [];
+    const people = ["ann", "bob", "cid", "dee"];
+    for (const [type, fromType, toType] of [["Knows", "Person", "Person"], ["FollowedBy", "Person", "Person"], ["Calls", "Person", "Person"], ["LivesIn", "Person", "City"]]) {
+      const group = { type, fromType, toType, from: [] as (string | number)[], to: [] as (string | number)[], attributes: [] as ({ name: string; value: unknown; op?: "+" | "=" }[] | undefined)[] };
+      for (let i = 0; i < 7; i++) {
+        const from = people[(i * 3) % 4];
+        const to = toType === "City" ? i % 2 : people[(i * 5 + 1) % 4];
+        const attributes = type === "Calls" ? [{ name: "at", value: i % 2 }, { name: "minutes", value: i }] : type === "Knows" ? [{ name: "weight", value: i }] : undefined;
+        group.from.push(from);
+        group.to.push(to);
+        group.attributes.push(attributes);
+        items.push({ type, from: { type: fromType, id: from }, to: { type: toType, id: to }, ...(attributes ? { attributes } : {}) });
+      }
+      groups.push(group);
+    }
+    const byItems = createStore(socialSchema());
+    const byColumns = createStore(socialSchema());
+    for (const s of [byItems, byColumns]) s.upsert({ vertices: [P("ann"), P("cid")] });
+    const a = byItems.upsert({ edges: items }, { sourceVertexMustExist: true });
+    const b = byColumns.upsert({ edgeColumns: groups }, { sourceVertexMustExist: true });
+    expect(dumpStore(byColumns)).to.deep.equal(dumpStore(byItems));
+    expect(b.acceptedEdges).to.equal(a.acceptedEdges);
+    expect(b.createdEndpointVertices).to.equal(a.createdEndpointVertices);
+    expect(b.skippedEdges.map((e) => [e.group! * 7 + e.index, e.missing])).to.deep.equal(a.skippedEdges.map((e) => [e.index, e.missing]));
+    expect(b.skippedEdges.length).to.be.greaterThan(0);
+  });
+
+  it("edge columns take typed arrays of numeric ids and reject malformed groups whole", () => {
+    const s2 = createStore(schemaOf([vertex("V", "INT", [])], [edge("E", true, [["V", "V"]])]));
+    const r = s2.upsert({ edgeColumns: [{ type: "E", fromType: "V", toType: "V", from: Uint32Array.of(1, 2, 3, 1), to: Uint32Array.of(2, 3, 1, 2) }] });
+    expect(r).to.deep.include({ acceptedEdges: 4, createdEndpointVertices: 3 });
+    expect(s2.read((s) => s.storedEdgeCount("E"))).to.equal(3);
+    expectRejected(s2, { edgeColumns: [{ type: "E", fromType: "V", toType: "V", from: [1, 2], to: [3] }] }, "INVALID_VALUE");
+    expectRejected(s2, { edgeColumns: [{ type: "E", fromType: "V", toType: "V", from: [1, "x"], to: [3, 4] }] }, "INVALID_ID");
+    expectRejected(s2, { edgeColumns: [{ type: "E", fromType: "W", toType: "V", from: [1], to: [3] }] }, "UNKNOWN_VERTEX_TYPE");
+  });
+
+  it("finds numeric ids whether they are small and dense, negative, huge, or deleted and re-created", () => {
+    const s2 = createStore(schemaOf([vertex("V", "INT", [attr("n", INT)])], []));
+    const ids = [0, 1, 2, 5, 1000, -3, 10 ** 12, 7, 2 ** 53 + 2];
+    s2.upsert({ vertices: ids.map((id, n) => ({ type: "V", id, attributes: [{ name: "n", value: n }] })) });
+    s2.deleteVertices("V", [5, -3]);
+    s2.upsert({ vertices: [{ type: "V", id: 5, attributes: [{ name: "n", value: 50 }] }, { type: "V", id: 8, attributes: [{ name: "n", value: 80 }] }] });
+    const n = (id: number | bigint) => s2.read((s) => {
+      const vid = s.lookup("V", id);
+      return vid === undefined ? undefined : s.attribute(vid, "n");
+    });
+    expect(ids.map(n)).to.deep.equal([0n, 1n, 2n, 50n, 4n, undefined, 6n, 7n, 8n]);
+    expect(n(8)).to.equal(80n);
+    const r = s2.upsert({ vertices: [{ type: "V", id: 1, attributes: [{ name: "n", value: 1, op: "+" }] }, { type: "V", id: 10 ** 12, attributes: [{ name: "n", value: 1, op: "+" }] }] });
+    expect(r.acceptedVertices).to.equal(2);
+    expect([n(1), n(10 ** 12)]).to.deep.equal([2n, 7n]);
+  });
 });

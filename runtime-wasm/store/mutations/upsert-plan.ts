@@ -1,0 +1,341 @@
+// Phase one of an upsert: validate every item and decide, in item order, what exists, what is
+// skipped and whether an operator needs a missing item — without touching memory. The plan of
+// the edges is kept column-wise (EdgePlans) so that large batches allocate nothing per edge.
+import type { AttrValue } from "../../schema/types.js";
+import type { AttrWrite, EdgeColumns, EdgeUpsert, ExternalId, IdValue, SkippedEdge, SkippedVertex, UpsertOptions, VertexKey, VertexSkipReason, VertexUpsert } from "../api.js";
+import { shown, StoreError } from "../errors.js";
+import { IdKind } from "../layout.js";
+import type { EdgeRef, StoreState } from "../state.js";
+import { EdgeTable } from "../tables/edge-table.js";
+import type { VertexTable } from "../tables/vertex-table.js";
+import { defaultOf, valueKey } from "../values/coerce.js";
+import { compositeValues, idValueOfKey, type IdKey } from "../values/ids.js";
+import { needsExistingItem } from "../values/operators.js";
+import { ABSENT, BatchVertices } from "./batch-vertices.js";
+import { planId, planWrites, type ItemPath, type PlannedWrite } from "./plan-writes.js";
+
+export interface VertexPlan {
+  table: VertexTable;
+  key: IdKey;
+  raw: VertexUpsert["id"];
+  writes: PlannedWrite[];
+  /** Local slot when the vertex existed before the batch, else CREATED or ABSENT (BatchVertices). */
+  local: number;
+}
+
+/**
+ * Accepted edge items, one index per edge across parallel arrays. One instance per store is
+ * reused by every batch (`reset`), so large batches neither allocate per edge nor regrow arrays.
+ */
+export class EdgePlans {
+  length = 0;
+  readonly tables: EdgeTable[] = [];
+  readonly fromTables: VertexTable[] = [];
+  readonly fromKeys: IdKey[] = [];
+  readonly fromRaws: ExternalId[] = [];
+  /** Local slot when the vertex existed before the batch, else CREATED or ABSENT (BatchVertices). */
+  fromLocals = new Int32Array(256);
+  readonly toTables: VertexTable[] = [];
+  readonly toKeys: IdKey[] = [];
+  readonly toRaws: ExternalId[] = [];
+  toLocals = new Int32Array(256);
+  readonly discriminators: AttrValue[][] = [];
+  readonly writes: PlannedWrite[][] = [];
+
+  /** Empty the plan, keeping its arrays (their old entries are overwritten before being read). */
+  reset(): void {
+    this.length = 0;
+  }
+
+  push(table: EdgeTable, fromTable: VertexTable, fromKey: IdKey, fromRaw: ExternalId, fromLocal: number, toTable: VertexTable, toKey: IdKey, toRaw: ExternalId, toLocal: number, discriminator: AttrValue[], writes: PlannedWrite[]): void {
+    const i = this.length++;
+    if (i === this.fromLocals.length) {
+      this.fromLocals = grow(this.fromLocals);
+      this.toLocals = grow(this.toLocals);
+    }
+    this.tables[i] = table;
+    this.fromTables[i] = fromTable;
+    this.fromKeys[i] = fromKey;
+    this.fromRaws[i] = fromRaw;
+    this.fromLocals[i] = fromLocal;
+    this.toTables[i] = toTable;
+    this.toKeys[i] = toKey;
+    this.toRaws[i] = toRaw;
+    this.toLocals[i] = toLocal;
+    this.discriminators[i] = discriminator;
+    this.writes[i] = writes;
+  }
+}
+
+function grow(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const next = new Int32Array(a.length * 2);
+  next.set(a);
+  return next;
+}
+
+const NO_VALUES: AttrValue[] = [];
+
+export class Planner implements ItemPath {
+  private list = "";
+  private index = 0;
+  /** Bytes the plan's new data needs (see estimateBytes). */
+  private bytes = 1 << 16;
+  /** Tables the plan writes to. */
+  private readonly touched = new Set<VertexTable | EdgeTable>();
+  private lastTouched: VertexTable | EdgeTable | null = null;
+
+  readonly skippedVertices: SkippedVertex[] = [];
+  readonly skippedEdges: SkippedEdge[] = [];
+  readonly vertexPlans: VertexPlan[] = [];
+  readonly edgePlans: EdgePlans;
+  /** Every vertex the batch names, resolved once. */
+  readonly vertices = new BatchVertices();
+  /** Edge identities created or updated earlier in this batch (kept only when an edge item needs them). */
+  private edgeKeys: Set<string> | null = null;
+
+  constructor(
+    private readonly state: StoreState,
+    private readonly options: UpsertOptions,
+    edgePlans: EdgePlans,
+  ) {
+    this.edgePlans = edgePlans;
+    edgePlans.reset();
+  }
+
+  path(suffix = ""): string {
+    return `${this.list}[${this.index}]${suffix}`;
+  }
+
+  /**
+   * Generous estimate of the memory applying the plan allocates: new entries and list moves,
+   * values, and (while readers pin versions) copies of the arrays it touches.
+   */
+  estimateBytes(): number {
+    const pinned = this.state.space.pinnedVersions > 0;
+    let bytes = this.bytes;
+    for (const t of this.touched) {
+      if (t instanceof EdgeTable) for (const adj of t.adjacencies()) bytes += (pinned ? 3 : 1) * adj.slots * 8 + adj.chunkBytes / 8;
+      else bytes += (pinned ? 2 : 1) * (t.capacity * (t.idBytes + 1 + 8 * t.columns.length) + t.hashCapacity * 12);
+    }
+    return bytes;
+  }
+
+  planVertices(items: VertexUpsert[]): void {
+    if (!Array.isArray(items)) throw new StoreError("INVALID_VALUE", "vertices must be a list");
+    this.list = "vertices";
+    for (let index = 0; index < items.length; index++) {
+      const item = items[index];
+      this.index = index;
+      const table = this.vertexTable(item?.type, "");
+      const key = planId(table, item.id, this, ".id");
+      const writes = planWrites(table.byName, table.keyColumns, item.attributes, table.ctx.tuples, table.def.name, this);
+      const local = this.vertices.resolve(table, key);
+      const skip = this.vertexSkip(table, key, local);
+      if (skip) {
+        this.skippedVertices.push({ index, type: table.key, id: idOf(table, item.id, key), reason: skip });
+        continue;
+      }
+      if (local === ABSENT) {
+        const needy = writes.find((w) => needsExistingItem(w.op));
+        if (needy) throw missingItem(`${this.path()}: operator "${needy.op}" on attribute ${needy.column.name} of vertex ${shown(key)}, which does not exist`, table.def.name);
+        this.vertices.markCreated(table, key);
+      }
+      this.vertexPlans.push({ table, key, raw: item.id, writes, local });
+      this.touch(table);
+      this.bytes += 64 + (writes.length > 0 ? writesBytes(writes) : 0);
+    }
+  }
+
+  planEdges(items: EdgeUpsert[]): void {
+    if (!Array.isArray(items)) throw new StoreError("INVALID_VALUE", "edges must be a list");
+    if (items.some((e) => needsExisting(e?.attributes))) this.edgeKeys ??= new Set();
+    this.list = "edges";
+    for (let index = 0; index < items.length; index++) {
+      const item = items[index];
+      this.index = index;
+      const ref = this.edgeRef(item?.type);
+      const reversed = ref.reversed;
+      const fromRef = reversed ? item.to : item.from;
+      const toRef = reversed ? item.from : item.to;
+      const fromTable = this.vertexTable(fromRef?.type, reversed ? ".to" : ".from");
+      const toTable = this.vertexTable(toRef?.type, reversed ? ".from" : ".to");
+      this.checkPair(ref.table, fromTable, toTable);
+      this.planEdge(ref, fromTable, fromRef.id, toTable, toRef.id, item.attributes, reversed, undefined);
+    }
+  }
+
+  planEdgeColumns(groups: EdgeColumns[]): void {
+    if (!Array.isArray(groups)) throw new StoreError("INVALID_VALUE", "edgeColumns must be a list");
+    if (groups.some((g) => Array.isArray(g?.attributes) && g.attributes.some(needsExisting))) this.edgeKeys ??= new Set();
+    groups.forEach((group, g) => {
+      this.list = `edgeColumns[${g}]`;
+      this.index = 0;
+      const ref = this.edgeRef(group?.type);
+      const reversed = ref.reversed;
+      const fromTable = this.vertexTable(reversed ? group.toType : group.fromType, reversed ? ".toType" : ".fromType");
+      const toTable = this.vertexTable(reversed ? group.fromType : group.toType, reversed ? ".fromType" : ".toType");
+      this.checkPair(ref.table, fromTable, toTable);
+      const [fromIds, toIds] = reversed ? [group.to, group.from] : [group.from, group.to];
+      if (!isList(fromIds) || !isList(toIds) || fromIds.length !== toIds.length || (group.attributes !== undefined && (!Array.isArray(group.attributes) || group.attributes.length !== fromIds.length))) {
+        throw new StoreError("INVALID_VALUE", `${this.list}: from, to (and attributes) must be lists of one length`, { path: this.list });
+      }
+      for (let i = 0; i < fromIds.length; i++) {
+        this.index = i;
+        this.planEdge(ref, fromTable, fromIds[i], toTable, toIds[i], group.attributes?.[i], reversed, g);
+      }
+    });
+  }
+
+  /** Validate and resolve one edge item (ends already in the stored direction), then accept or skip it. */
+  private planEdge(ref: EdgeRef, fromTable: VertexTable, fromRaw: ExternalId, toTable: VertexTable, toRaw: ExternalId, attributes: AttrWrite[] | undefined, reversed: boolean, group: number | undefined): void {
+    const table = ref.table;
+    const fromKey = planId(fromTable, fromRaw, this, reversed ? ".to.id" : ".from.id");
+    const toKey = planId(toTable, toRaw, this, reversed ? ".from.id" : ".to.id");
+    const writes = planWrites(table.byName, table.discriminator, attributes, table.ctx.tuples, table.def.name, this);
+    const discriminator = table.discriminator.length === 0 ? NO_VALUES : this.discriminatorValues(table, attributes);
+    const fromLocal = this.vertices.resolve(fromTable, fromKey);
+    const toLocal = this.vertices.resolve(toTable, toKey);
+    if ((fromLocal === ABSENT && this.mayNotCreate(fromTable, fromKey, "source")) || (toLocal === ABSENT && this.mayNotCreate(toTable, toKey, "target"))) {
+      const missing: SkippedEdge["missing"] = [];
+      this.noteMissing(fromTable, fromKey, fromRaw, fromLocal, "source", missing);
+      this.noteMissing(toTable, toKey, toRaw, toLocal, "target", missing);
+      {
+        this.skippedEdges.push(group === undefined ? { index: this.index, type: ref.key, missing } : { group, index: this.index, type: ref.key, missing });
+        return;
+      }
+    }
+    const identity = this.edgeKeys ? edgeIdentity(table, fromTable, fromKey, toTable, toKey, discriminator) : "";
+    if (writes.length > 0) {
+      const needy = writes.find((w) => needsExistingItem(w.op));
+      if (needy && !this.edgeExists(table, fromTable, fromLocal, toTable, toLocal, discriminator, identity)) {
+        throw missingItem(`${this.path()}: operator "${needy.op}" on attribute ${needy.column.name} of an edge that does not exist`, table.def.name);
+      }
+    }
+    if (fromLocal === ABSENT) this.vertices.markCreated(fromTable, fromKey);
+    if (toLocal === ABSENT) this.vertices.markCreated(toTable, toKey);
+    this.edgeKeys?.add(identity);
+    this.edgePlans.push(table, fromTable, fromKey, fromRaw, fromLocal, toTable, toKey, toRaw, toLocal, discriminator, writes);
+    this.touch(table);
+    if (fromLocal < 0) this.touch(fromTable);
+    if (toLocal < 0) this.touch(toTable);
+    this.bytes += 176 + (writes.length > 0 ? writesBytes(writes) : 0);
+  }
+
+  private checkPair(table: EdgeTable, fromTable: VertexTable, toTable: VertexTable): void {
+    if (table.allowed.has(fromTable.ordinal * 65536 + toTable.ordinal)) return;
+    if (!table.directed && table.allowed.has(toTable.ordinal * 65536 + fromTable.ordinal)) return;
+    const path = this.path();
+    throw new StoreError("INVALID_ENDPOINT_TYPE", `${path}: edge type ${table.def.name} does not connect ${fromTable.def.name} to ${toTable.def.name}`, { path, type: table.def.name });
+  }
+
+  private touch(table: VertexTable | EdgeTable): void {
+    if (table === this.lastTouched) return;
+    this.touched.add(table);
+    this.lastTouched = table;
+  }
+
+  private vertexTable(type: unknown, suffix: string): VertexTable {
+    const table = typeof type === "string" ? this.state.vertexByKey.get(type) : undefined;
+    if (!table) {
+      const path = this.path(suffix);
+      throw new StoreError("UNKNOWN_VERTEX_TYPE", `${path}: invalid vertex type ${shown(type)}`, { path, type: shown(type) });
+    }
+    return table;
+  }
+
+  private edgeRef(type: unknown): EdgeRef {
+    const ref = typeof type === "string" ? this.state.edgeByKey.get(type) : undefined;
+    if (!ref) {
+      const path = this.path();
+      throw new StoreError("UNKNOWN_EDGE_TYPE", `${path}: invalid edge type ${shown(type)}`, { path, type: shown(type) });
+    }
+    return ref;
+  }
+
+  private discriminatorValues(table: EdgeTable, attributes: AttrWrite[] | undefined): AttrValue[] {
+    const given = planWrites(table.byName, [], attributes, table.ctx.tuples, table.def.name, this);
+    return table.discriminator.map((column) => {
+      const write = given.filter((w) => w.column === column).pop();
+      if (write && write.op !== "=" && write.op !== "~") {
+        const path = this.path();
+        throw new StoreError("INVALID_OPERATOR", `${path}: discriminator ${column.name} takes no operator "${write.op}"`, { path, type: table.def.name, attribute: column.name });
+      }
+      return write ? write.value : defaultOf(column.def, table.ctx.tuples);
+    });
+  }
+
+  private vertexSkip(table: VertexTable, key: IdKey, local: number): VertexSkipReason | undefined {
+    if (table.retiredKeys.size > 0 && table.retiredKeys.has(key)) return "retired";
+    const exists = local !== ABSENT;
+    if (exists && this.options.newVertexOnly) return "already_exists";
+    if (!exists && this.options.updateVertexOnly) return "not_exists";
+    return undefined;
+  }
+
+  /** Whether a missing endpoint may not be created: it is retired, or the flags say ends must exist. */
+  private mayNotCreate(table: VertexTable, key: IdKey, role: "source" | "target"): boolean {
+    const o = this.options;
+    if (o.vertexMustExist || o.updateVertexOnly || (role === "source" ? o.sourceVertexMustExist : o.targetVertexMustExist)) return true;
+    return table.retiredKeys.size > 0 && table.retiredKeys.has(key);
+  }
+
+  /** Add the endpoint to `missing` when it does not exist and may not be created. */
+  private noteMissing(table: VertexTable, key: IdKey, raw: VertexKey["id"], local: number, role: "source" | "target", missing: SkippedEdge["missing"]): void {
+    if (local !== ABSENT || !this.mayNotCreate(table, key, role)) return;
+    missing.push({ type: table.key, id: idOf(table, raw, key), retired: table.retiredKeys.has(key) });
+  }
+
+  private edgeExists(table: EdgeTable, fromTable: VertexTable, fromLocal: number, toTable: VertexTable, toLocal: number, discriminator: AttrValue[], identity: string): boolean {
+    if (this.edgeKeys?.has(identity)) return true;
+    if (fromLocal < 0 || toLocal < 0) return false;
+    return findEdge(table, fromTable, fromLocal, toTable.vidOf(toLocal), discriminator) !== -2;
+  }
+}
+
+/** The eid of the stored edge with this identity (-1 for a type without eids), or -2. */
+export function findEdge(table: EdgeTable, fromTable: VertexTable, fromLocal: number, toVid: number, discriminator: AttrValue[]): number {
+  const adj = table.out.get(fromTable.ordinal);
+  if (!adj) return -2;
+  return adj.find(fromLocal, toVid, discriminator.length === 0 ? null : discriminatorTest(table, discriminator));
+}
+
+/** A separate function, so that findEdge (run per edge) allocates no closure context. */
+function discriminatorTest(table: EdgeTable, values: AttrValue[]): (eid: number) => boolean {
+  return (eid) => sameDiscriminator(table, eid, values);
+}
+
+function sameDiscriminator(table: EdgeTable, eid: number, values: AttrValue[]): boolean {
+  for (let i = 0; i < values.length; i++) {
+    if (valueKey(table.readAttribute(table.discriminator[i], eid)) !== valueKey(values[i])) return false;
+  }
+  return true;
+}
+
+function edgeIdentity(table: EdgeTable, fromTable: VertexTable, fromKey: IdKey, toTable: VertexTable, toKey: IdKey, discriminator: AttrValue[]): string {
+  let a = `${fromTable.ordinal}:${valueKey(fromKey as AttrValue)}`;
+  let b = `${toTable.ordinal}:${valueKey(toKey as AttrValue)}`;
+  if (!table.directed && b < a) [a, b] = [b, a];
+  return `${a}|${b}|${discriminator.map(valueKey).join("|")}`;
+}
+
+function needsExisting(writes: AttrWrite[] | undefined): boolean {
+  return Array.isArray(writes) && writes.some((w) => w?.op !== undefined && needsExistingItem(w.op));
+}
+
+function isList(x: unknown): x is ArrayLike<ExternalId> {
+  return Array.isArray(x) || ArrayBuffer.isView(x);
+}
+
+function missingItem(message: string, type: string): StoreError {
+  return new StoreError("OP_ON_MISSING_ITEM", message, { type });
+}
+
+function idOf(table: VertexTable, raw: VertexKey["id"], key: IdKey): IdValue {
+  return table.idKind === IdKind.COMPOSITE ? compositeValues(table.def, raw, table.ctx.tuples) : idValueOfKey(table.idKind, key);
+}
+
+function writesBytes(writes: PlannedWrite[]): number {
+  let bytes = 0;
+  for (const w of writes) bytes += typeof w.value === "string" ? 8 + w.value.length * 3 : typeof w.value === "object" ? 64 + JSON.stringify(w.value, (_k, x) => (typeof x === "bigint" ? String(x) : x)).length * 3 : 16;
+  return bytes;
+}

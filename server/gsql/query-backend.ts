@@ -1,0 +1,127 @@
+// The back end behind INSTALL QUERY: each bound query compiled by compileQuery (lower ->
+// passes -> one WebAssembly module with its manifest), the module compiled by the
+// WebAssembly engine, and the batch made live in `InstalledQueries` only when every query
+// of it compiled. GET /query/{graph}/{name} runs what InstalledQueries holds.
+import { compileQuery, type OptimizeLevel } from "../../compiler/back-end.js";
+import type { BoundQuery } from "../../compiler/bind/bound.js";
+import { QueryRuntime, type CompiledQuery } from "../../runtime-wasm/query/query-runtime.js";
+
+import { queryArguments } from "./query-arguments.js";
+import type { Engine } from "../engine/engine.js";
+import type { InstallItem, QueryRunOptions, QueryServices } from "./exec/query-services.js";
+
+export interface InstalledQuery extends CompiledQuery {
+  graph: string;
+  name: string;
+  level: number;
+  /** The bound tree it was compiled from: a later caller compiles it into its own module. */
+  bound?: BoundQuery;
+}
+
+/** The compiled, runnable form of every installed query, by graph and name. */
+export class InstalledQueries {
+  private readonly byKey = new Map<string, InstalledQuery>();
+
+  get(graph: string, name: string): InstalledQuery | undefined {
+    return this.byKey.get(key(graph, name));
+  }
+
+  set(query: InstalledQuery): void {
+    this.byKey.set(key(query.graph, query.name), query);
+  }
+
+  delete(graph: string, name: string): void {
+    this.byKey.delete(key(graph, name));
+  }
+
+  /** Every installed query of a graph, for GET /endpoints?dynamic=true. */
+  ofGraph(graph: string): InstalledQuery[] {
+    return [...this.byKey.values()].filter((q) => q.graph === graph);
+  }
+}
+
+function key(graph: string, name: string): string {
+  return `${graph}\u0000${name}`;
+}
+
+/** The worker pool that runs compiled queries, started on first use (it holds threads). */
+export class LazyQueryRuntime {
+  private runtime: QueryRuntime | undefined;
+
+  get(): QueryRuntime {
+    return (this.runtime ??= new QueryRuntime());
+  }
+
+  async close(): Promise<void> {
+    await this.runtime?.close();
+    this.runtime = undefined;
+  }
+}
+
+export function backendQueryServices(engine: Engine, installed: InstalledQueries, runtime: LazyQueryRuntime): Omit<QueryServices, "bind"> {
+  return {
+    interpret: (graph, bound, parameters, options) => interpret(engine, runtime, graph, bound as BoundQuery, parameters, options),
+    install: async (batch: InstallItem[], level: number, compiled: (done: number) => void) => {
+      const ready: InstalledQuery[] = [];
+      for (const item of batch) {
+        let module: WebAssembly.Module;
+        let manifest;
+        try {
+          const bound = item.bound as BoundQuery;
+          const callees = calleesOf(bound, item.graph, (name) => boundIn(batch, installed, item.graph, name));
+          const out = compileQuery(bound, engine.schema, level as OptimizeLevel, false, callees);
+          module = await WebAssembly.compile(out.bytes as Uint8Array<ArrayBuffer>);
+          manifest = out.manifest;
+        } catch (err) {
+          throw new Error(`The query ${item.name} could not be compiled: ${err instanceof Error ? err.message : String(err)}`);
+        }
+        ready.push({ graph: item.graph, name: item.name, level, module, manifest, bound: item.bound as BoundQuery });
+        compiled(ready.length);
+      }
+      for (const q of ready) installed.set(q);
+    },
+    uninstall: (graph, name) => installed.delete(graph, name),
+  };
+}
+
+/** A query's bound tree: from the batch being installed, else from what is installed already. */
+function boundIn(batch: InstallItem[], installed: InstalledQueries, graph: string, name: string): BoundQuery | undefined {
+  const inBatch = batch.find((b) => b.graph === graph && b.name === name);
+  return (inBatch?.bound as BoundQuery | undefined) ?? installed.get(graph, name)?.bound;
+}
+
+/** Every query `root` calls, directly or not (each once): the back end compiles them into its module. */
+function calleesOf(root: BoundQuery, graph: string, lookup: (name: string) => BoundQuery | undefined): BoundQuery[] {
+  const found = new Map<string, BoundQuery>();
+  const visit = (q: BoundQuery) => {
+    for (const call of q.calls) {
+      if (call.graph !== graph || call.name === root.name || found.has(call.name)) continue;
+      const callee = lookup(call.name);
+      if (!callee) continue; // the compiler then reports the missing callee
+      found.set(call.name, callee);
+      visit(callee);
+    }
+  };
+  visit(root);
+  return [...found.values()];
+}
+
+/** INTERPRET QUERY: compiled at the default level and run once, without being installed. */
+async function interpret(engine: Engine, runtime: LazyQueryRuntime, graph: string, bound: BoundQuery, parameters: URLSearchParams, options: QueryRunOptions): Promise<string> {
+  const version = engine.apiVersion(engine.resolveGraph(graph));
+  const envelope = (error: boolean, message: string, results: string) =>
+    `{${version ? `"version":${JSON.stringify(version)},` : ""}"error":${error},"message":${JSON.stringify(message)},"results":${results}}`;
+  let compiled: CompiledQuery;
+  try {
+    const out = compileQuery(bound, engine.schema, 1);
+    compiled = { module: await WebAssembly.compile(out.bytes as Uint8Array<ArrayBuffer>), manifest: out.manifest };
+  } catch (err) {
+    return envelope(true, `The query could not be compiled: ${err instanceof Error ? err.message : String(err)}`, "[]");
+  }
+  const args = queryArguments(compiled.manifest.params, parameters);
+  if (!args.ok) return envelope(true, args.message, "[]");
+  const result = await runtime.get().run(engine.store, graph, compiled, args.args, { timeoutMs: options.timeoutMs || engine.defaultTimeoutMs });
+  if (!result.ok) return envelope(true, result.message, "[]");
+  return envelope(false, result.warnings.join("\n"), result.results);
+}
+
