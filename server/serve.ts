@@ -10,7 +10,7 @@ import { createRestApp, type RestAppOptions } from "./rest-app.js";
 import type { RestServices } from "./rest-services.js";
 import { Engine } from "./engine/engine.js";
 import { createStore } from "../runtime-wasm/store/index.js";
-import { openDurableEngine } from "./persist/engine-state.js";
+import { openDurableEngine, type EngineStateOptions } from "./persist/engine-state.js";
 import type { Persistence, PersistenceOptions } from "./persist/persistence.js";
 import type { RecoveryReport } from "./persist/recovery.js";
 import { Catalog } from "./catalog/catalog.js";
@@ -20,9 +20,14 @@ import type { ExecServices } from "./gsql/exec/context.js";
 import { reinstallInstalledQueries } from "./gsql/exec/query-install.js";
 import { backendQueryServices, InstalledQueries, LazyQueryRuntime } from "./gsql/query-backend.js";
 import { createDemoGraph, isEmptyDatabase, type DemoResult } from "./gsql/demo/demo-graph.js";
+import { AuthService, type AuthOptions } from "./auth/auth-service.js";
+import { registerAuthStatements } from "./auth/gsql/register.js";
+import { createGsqlServerAuth } from "./auth/gsql-server-auth.js";
 
-export interface ServeOptions extends RestAppOptions {
+export interface ServeOptions extends Omit<RestAppOptions, "auth" | "durableWrites"> {
   port: number;
+  /** Authentication: off unless `enabled` (wasmgraph serve --auth). */
+  auth?: AuthOptions;
   host?: string;
   /** Port of the GSQL-server endpoints (0: any free port); absent: not started. */
   gsqlPort?: number;
@@ -30,7 +35,8 @@ export interface ServeOptions extends RestAppOptions {
   demo?: boolean;
   /** Data directory: recover from it, and log every change there before answering. Absent: memory only. */
   dataDir?: string;
-  persistence?: PersistenceOptions;
+  /** Snapshot policy, standby mode, and the hook that reinstalls queries after recovery. */
+  persistence?: PersistenceOptions & EngineStateOptions;
   /** Replaces the back-end parts of the GSQL executor (tests). */
   gsql?: Pick<GsqlServiceOptions, "queries">;
 }
@@ -46,6 +52,8 @@ export interface RunningServer {
   installedQueries: InstalledQueries;
   queryRuntime: LazyQueryRuntime;
   gsql: ExecServices;
+  /** Authentication and access (`auth.enabled` tells whether requests need credentials). */
+  auth: AuthService;
   /** What creating the demo graph printed, when it was created at this start. */
   demo?: DemoResult;
   /** What recovery found and did (with a data directory). */
@@ -62,6 +70,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // The catalog is attached before recovery, so replayed catalog commands reach it.
   const catalog = new Catalog();
   attachCatalog(engine, catalog);
+  const auth = new AuthService(engine, options.auth);
+  auth.attachQueries((graph, name) => catalog.query(graph, name)?.text);
   const installedQueries = new InstalledQueries();
   const queryRuntime = new LazyQueryRuntime();
   let restPort = 0;
@@ -77,6 +87,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     },
     log,
   });
+  registerAuthStatements(gsql, auth);
   const durable = options.dataDir
     ? await openDurableEngine(options.dataDir, engine, {
         log,
@@ -87,13 +98,22 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         },
       })
     : undefined;
-  const { app, services } = createRestApp({ ...options, engine, durableWrites: durable?.persistence.requestMiddleware() });
-  const servers = [await listen(app, options.port, host)];
+  // After recovery: the users, roles and secrets of the data directory are known by now.
+  if (auth.enabled) await auth.ensureSuperuser();
+  const { app, services } = createRestApp({ ...options, engine, auth, durableWrites: durable?.persistence.requestMiddleware() });
+  let servers: Server[];
+  try {
+    servers = [await listen(app, options.port, host)];
+  } catch (err) {
+    // Not listening (port taken, …): give the data directory back.
+    await durable?.persistence.close().catch(() => undefined);
+    throw err;
+  }
   restPort = (servers[0]!.address() as AddressInfo).port;
   let gsqlPort: number | undefined;
   let demo: DemoResult | undefined;
   if (options.gsqlPort !== undefined) {
-    const gsqlServer = await listen(createGsqlApp({ exec: gsql, restHandler: app.callback(), log }), options.gsqlPort, host);
+    const gsqlServer = await listen(createGsqlApp({ exec: gsql, restHandler: app.callback(), log, auth: createGsqlServerAuth(auth) }), options.gsqlPort, host);
     gsqlPort = (gsqlServer.address() as AddressInfo).port;
     servers.push(gsqlServer);
     if (options.demo && isEmptyDatabase(gsql)) demo = await createDemoGraph(gsql);
@@ -106,6 +126,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     installedQueries,
     queryRuntime,
     gsql,
+    auth,
     demo,
     recovery: durable?.report,
     persistence: durable?.persistence,

@@ -8,6 +8,7 @@ import type { FilterCondition, SortKey } from "./read-spec.js";
 import type { CatalogChange } from "../catalog/catalog-state.js";
 import type { LoadingJobPlan } from "../loading/plan.js";
 import type { LoadBatch } from "../loading/sink.js";
+import type { AuthChange } from "../auth/auth-state.js";
 
 export type OutputApi = "v1" | "v2";
 
@@ -131,8 +132,15 @@ export interface LoadBatchCommand {
   batch: LoadBatch;
 }
 
+/** Users, roles, secrets, tokens, ACLs (server/auth): hashes and digests only, never a clear secret. */
+export interface AuthCommand {
+  kind: "auth";
+  changes: AuthChange[];
+}
+
 export type EngineCommand =
   | DefineSchemaCommand
+  | AuthCommand
   | CatalogCommand
   | CreateLoadingJobCommand
   | DropLoadingJobCommand

@@ -16,6 +16,7 @@ import { EDITION } from "../version.js";
 import type { LoadingJobPlan } from "../loading/plan.js";
 import { applyLoadBatch, type BatchOutcome } from "../loading/apply-batch.js";
 import { loadingJobFits, loadingJobProblem } from "../loading/revalidate.js";
+import { AuthStore, emptyAuthState, type AuthState } from "../auth/auth-state.js";
 
 export interface EngineOptions {
   outputApi?: OutputApi;
@@ -33,6 +34,7 @@ export interface CommandResults {
   "define-schema": void;
   "set-output-api": void;
   catalog: void;
+  auth: void;
   upsert: UpsertOutcome;
   "delete-vertices": JsonOut;
   "delete-vertices-by-type": JsonOut;
@@ -72,10 +74,12 @@ export const DEFAULT_TIMEOUT_MS = 16_000;
 
 /** Where applied commands go to be made durable (server/persist); none: in memory only. */
 export interface CommandLog {
-  /** Throws when changes can no longer be made durable: checked before anything changes. */
-  assertWritable(): void;
-  /** Takes the command in the caller's turn. */
-  record(command: EngineCommand): void;
+  /**
+   * Called before the command changes anything: throws when it cannot be made durable (the
+   * log failed, or the command is too large to log). Returns the step that records it,
+   * called in the same turn once the command has applied.
+   */
+  prepare(command: EngineCommand): () => void;
 }
 
 /** What a snapshot keeps of the engine beside the store's image. */
@@ -85,6 +89,8 @@ export interface EngineCatalogImage {
   loadingJobs: LoadingJobPlan[];
   /** The attached GSQL catalog's state (server/catalog), when one is attached. */
   gsqlCatalog?: unknown;
+  /** Users, roles, grants, secret and token digests, ACLs: never a clear secret. */
+  auth?: AuthState;
 }
 
 export class Engine {
@@ -97,6 +103,8 @@ export class Engine {
   private readonly loadingJobsState = new Map<string, Map<string, LoadingJobPlan>>();
   readonly defaultTimeoutMs: number;
   readonly now: () => number;
+  /** Users, roles, secrets, tokens (server/auth); changed only by "auth" commands. */
+  readonly auth = new AuthStore();
   /** Set by the persistence layer once recovery is done; replay runs without it. */
   commandLog: CommandLog | undefined;
 
@@ -176,17 +184,17 @@ export class Engine {
   /** The one way to change the database. Deterministic given the state before it. */
   apply<K extends EngineCommand["kind"]>(command: Extract<EngineCommand, { kind: K }>, options?: ApplyOptions): CommandResults[K];
   apply(command: EngineCommand, options: ApplyOptions = {}): CommandResults[EngineCommand["kind"]] {
-    this.commandLog?.assertWritable();
+    const record = this.commandLog?.prepare(command);
     const result = this.applyCommand(command, options);
     // Recorded in the same turn and only once applied: a refused command changed nothing.
-    this.commandLog?.record(command);
+    record?.();
     return result;
   }
 
   /** The state beside the store as plain data, for snapshots (the store has its own image). */
   catalogImage(): EngineCatalogImage {
     const loadingJobs = [...this.loadingJobsState.values()].flatMap((jobs) => [...jobs.values()]);
-    const image: EngineCatalogImage = { schema: this.schemaState, outputApi: this.outputApiState, loadingJobs };
+    const image: EngineCatalogImage = { schema: this.schemaState, outputApi: this.outputApiState, loadingJobs, auth: this.auth.snapshot() };
     if (this.catalog) image.gsqlCatalog = this.catalog.snapshot();
     return image;
   }
@@ -211,6 +219,7 @@ export class Engine {
       jobs.set(plan.name, structuredClone(plan));
       this.loadingJobsState.set(plan.graph, jobs);
     }
+    this.auth.restore(image.auth ?? emptyAuthState());
   }
 
   private applyCommand(command: EngineCommand, options: ApplyOptions): CommandResults[EngineCommand["kind"]] {
@@ -230,6 +239,9 @@ export class Engine {
         if (command.schema) this.defineSchema(command.schema);
         if (command.clearData && this.storeState) this.storeState.clear();
         this.catalog?.apply(command.changes);
+        return undefined;
+      case "auth":
+        this.auth.apply(command.changes);
         return undefined;
       case "upsert":
         return applyUpsert(this.store, this.resolveGraph(command.graph), command);

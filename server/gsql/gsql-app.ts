@@ -10,7 +10,7 @@
 import Koa, { type Context } from "koa";
 import Router from "@koa/router";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { authOff, type GsqlAuth } from "./gsql-auth.js";
+import { authOff, type AuthDecision, type GsqlAuth } from "./gsql-auth.js";
 import { BadGsqlRequest, DEFAULT_GSQL_BODY_LIMIT_BYTES, readGsqlText } from "./request-text.js";
 import { runGsql } from "./exec/run-script.js";
 import type { ExecServices } from "./exec/context.js";
@@ -19,6 +19,7 @@ import { RETURN_CODE_PREFIX, StreamShellOutput } from "./shell-output.js";
 import { registerInfoRoutes } from "./routes/info-routes.js";
 import { registerInterpretRoute } from "./routes/interpret-route.js";
 import { registerLoginRoutes } from "./routes/login-routes.js";
+import type { Principal } from "../auth/access.js";
 
 export interface GsqlAppOptions {
   exec: ExecServices;
@@ -57,6 +58,7 @@ export function createGsqlApp(options: GsqlAppOptions): Koa {
     return next();
   });
   koa.use(errorsAsText(app));
+  koa.use(guard(app, router));
   koa.use(router.routes());
   koa.use(async (ctx, next) => {
     await next();
@@ -94,13 +96,34 @@ function errorsAsText(app: GsqlAppContext) {
   };
 }
 
-/** Answers a refused authorisation; true when the request may go on. */
-export function authorized(ctx: Context, app: GsqlAppContext): boolean {
-  const decision = app.auth.authorize(ctx);
-  if (decision.ok) return true;
+/**
+ * Authentication and endpoint access for every request before its route runs; the decision
+ * stays on the context for the route (`authorized`) and the statements it runs.
+ */
+function guard(app: GsqlAppContext, router: Router) {
+  return async (ctx: Context, next: Koa.Next) => {
+    const routed = router.match(ctx.path, ctx.method).route;
+    const decision = await app.auth.authorize(ctx, routed);
+    ctx.state.gsqlAuth = decision;
+    if (!decision.ok) {
+      refuseAuth(ctx, decision);
+      return;
+    }
+    return next();
+  };
+}
+
+function refuseAuth(ctx: Context, decision: { status: number; message: string }): void {
   ctx.status = decision.status;
   ctx.type = "text/plain; charset=utf-8";
   ctx.body = `${decision.message}\n${RETURN_CODE_PREFIX},41\n`;
+}
+
+/** Answers a refused authorisation; true when the request may go on. */
+export function authorized(ctx: Context, _app: GsqlAppContext): boolean {
+  const decision = ctx.state.gsqlAuth as AuthDecision | undefined;
+  if (decision?.ok) return true;
+  refuseAuth(ctx, decision ?? { status: 401, message: "The request was not authenticated." });
   return false;
 }
 
@@ -114,7 +137,8 @@ async function runStatements(ctx: Context, app: GsqlAppContext, mode: "file" | "
   ctx.type = "text/plain; charset=utf-8";
   ctx.body = out.stream;
   // The body streams while the statements run; the return-code line ends it.
-  void runGsql({ text, mode, session }, app.exec, out).then(
+  const principal = (ctx.state.gsqlAuth as AuthDecision | undefined)?.ok ? (ctx.state.gsqlAuth as { principal?: Principal }).principal : undefined;
+  void runGsql({ text, mode, session, principal }, app.exec, out).then(
     (result) => out.finish(result.returnCode),
     (err: unknown) => {
       app.log(`GSQL run failed: ${err instanceof Error ? err.stack : String(err)}`);

@@ -14,6 +14,8 @@ export interface InstalledQuery extends CompiledQuery {
   graph: string;
   name: string;
   level: number;
+  /** The bound tree it was compiled from: a later caller compiles it into its own module. */
+  bound?: BoundQuery;
 }
 
 /** The compiled, runnable form of every installed query, by graph and name. */
@@ -65,19 +67,43 @@ export function backendQueryServices(engine: Engine, installed: InstalledQueries
         let module: WebAssembly.Module;
         let manifest;
         try {
-          const out = compileQuery(item.bound as BoundQuery, engine.schema, level as OptimizeLevel);
+          const bound = item.bound as BoundQuery;
+          const callees = calleesOf(bound, item.graph, (name) => boundIn(batch, installed, item.graph, name));
+          const out = compileQuery(bound, engine.schema, level as OptimizeLevel, false, callees);
           module = await WebAssembly.compile(out.bytes as Uint8Array<ArrayBuffer>);
           manifest = out.manifest;
         } catch (err) {
           throw new Error(`The query ${item.name} could not be compiled: ${err instanceof Error ? err.message : String(err)}`);
         }
-        ready.push({ graph: item.graph, name: item.name, level, module, manifest });
+        ready.push({ graph: item.graph, name: item.name, level, module, manifest, bound: item.bound as BoundQuery });
         compiled(ready.length);
       }
       for (const q of ready) installed.set(q);
     },
     uninstall: (graph, name) => installed.delete(graph, name),
   };
+}
+
+/** A query's bound tree: from the batch being installed, else from what is installed already. */
+function boundIn(batch: InstallItem[], installed: InstalledQueries, graph: string, name: string): BoundQuery | undefined {
+  const inBatch = batch.find((b) => b.graph === graph && b.name === name);
+  return (inBatch?.bound as BoundQuery | undefined) ?? installed.get(graph, name)?.bound;
+}
+
+/** Every query `root` calls, directly or not (each once): the back end compiles them into its module. */
+function calleesOf(root: BoundQuery, graph: string, lookup: (name: string) => BoundQuery | undefined): BoundQuery[] {
+  const found = new Map<string, BoundQuery>();
+  const visit = (q: BoundQuery) => {
+    for (const call of q.calls) {
+      if (call.graph !== graph || call.name === root.name || found.has(call.name)) continue;
+      const callee = lookup(call.name);
+      if (!callee) continue; // the compiler then reports the missing callee
+      found.set(call.name, callee);
+      visit(callee);
+    }
+  };
+  visit(root);
+  return [...found.values()];
 }
 
 /** INTERPRET QUERY: compiled at the default level and run once, without being installed. */

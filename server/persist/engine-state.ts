@@ -76,9 +76,6 @@ export async function openDurableEngine(
   if (engine.commandLog) throw new Error("the engine already has a command log attached");
   const recovered = await recover(dir, new EngineState(engine, options), options);
   const { persistence } = recovered;
-  engine.commandLog = {
-    assertWritable: () => persistence.assertWritable(),
-    record: (command) => void persistence.append(command as unknown as CommandValue),
-  };
+  engine.commandLog = { prepare: (command) => persistence.prepare(command as unknown as CommandValue) };
   return recovered;
 }

@@ -75,16 +75,19 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const user = values.secret !== undefined ? "__GSQL__secret" : values.user ?? "tigergraph";
-  let password = values.secret ?? values.password ?? "tigergraph";
   const terminal = consoleTerminal();
   let reader: LineReader | undefined;
   const input = (): LineReader => (reader ??= new LineReader(join(homedir(), ".wasmgraph", "gsql_history")));
   terminal.ask = (prompt, secret) => input().next(prompt, secret);
 
   try {
+    // -u without -p asks for the password (from the terminal, or the first line of piped input);
+    // without -u the default user's default password is tried first.
+    let password = values.secret ?? values.password ?? (values.user === undefined ? "tigergraph" : undefined);
+    password ??= (await input().next(`Password for ${user} : `, true)) ?? "";
     let client = new GsqlClient({ baseUrl, user, password, graph: values.graph });
     let login = await client.login();
-    if (!login.ok && values.password === undefined && values.secret === undefined && input().interactive) {
+    if (!login.ok && values.user === undefined && values.password === undefined && values.secret === undefined && input().interactive) {
       // The default password did not work: ask, as the established client does.
       password = (await input().next(`Password for ${user} : `, true)) ?? "";
       client = new GsqlClient({ baseUrl, user, password, graph: values.graph });

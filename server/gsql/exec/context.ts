@@ -6,13 +6,14 @@ import type { Engine } from "../../engine/engine.js";
 import type { Catalog } from "../../catalog/catalog.js";
 import type { CatalogChange } from "../../catalog/catalog-state.js";
 import type { DatabaseSchema } from "../../../runtime-wasm/schema/types.js";
-import type { AstScript, AstTopStatement } from "../../../compiler/ast/index.js";
+import type { AstQueryDefinition, AstScript, AstTopStatement } from "../../../compiler/ast/index.js";
 import type { Diagnostic } from "../../../compiler/diagnostics/index.js";
 import type { DialogRegistry } from "../dialogs.js";
 import type { ShellOutput } from "../shell-output.js";
 import type { Session } from "../session.js";
 import type { QueryServices } from "./query-services.js";
 import type { SerialLock } from "./serial-lock.js";
+import type { Principal } from "../../auth/access.js";
 
 /** How one statement ended. */
 export type Outcome = "ok" | "error" | "no-graph";
@@ -45,6 +46,24 @@ export interface ExecServices {
   log(line: string): void;
   /** Handlers other parts of the server add (users, roles, secrets), by statement kind. */
   extraHandlers: Map<string, StatementHandler>;
+  /** Access control (server/auth); absent when nothing plugs it in, which means no checks. */
+  access?: ExecAccess;
+}
+
+/** A statement's access check: refused with a message, or allowed with work to do once it ran. */
+export type StatementCheck = { ok: true; after?(outcome: Outcome): void } | { ok: false; message: string };
+
+/** What server/auth plugs into the executor. */
+export interface ExecAccess {
+  readonly enabled: boolean;
+  /** Checks a statement before it runs as `ctx.principal`. */
+  check(statement: AstTopStatement, ctx: StatementContext): StatementCheck;
+  /** Checks running a query text without installing it (POST /gsqlserver/interpreted_query). */
+  checkInterpret(principal: Principal | undefined, definition: AstQueryDefinition, graph: string): StatementCheck;
+  /** False when the query's READ ACL hides its text from the principal (SHOW QUERY). */
+  mayReadQueryText(ctx: StatementContext, graph: string, query: string): boolean;
+  /** The Authorization header for the executor's own REST calls made for the principal. */
+  restAuthorization(ctx: StatementContext): string | undefined;
 }
 
 export interface StatementContext {
@@ -59,6 +78,8 @@ export interface StatementContext {
   mode: "file" | "interactive";
   /** SET exit_on_error (files only). */
   exitOnError: boolean;
+  /** Who runs the statements (absent: the server itself, e.g. the demo graph at start-up). */
+  principal?: Principal;
 }
 
 export type StatementHandler = (statement: AstTopStatement, ctx: StatementContext) => Promise<Outcome> | Outcome;

@@ -77,9 +77,14 @@ export async function dispatchStatement(s: AstTopStatement, ctx: StatementContex
   }
 }
 
-/** The key extra handlers register under: the AST kind, or `Drop:<TARGET>` for DROP USER/ROLE/SECRET. */
+/**
+ * The key extra handlers register under: the AST kind, `Drop:<TARGET>` for DROP USER/ROLE/SECRET,
+ * `Show:<TARGET>` for SHOW USER/SECRET/ROLE/PRIVILEGE/ACL PRIVILEGE.
+ */
 export function extraKey(s: AstTopStatement): string {
-  return s.kind === "Drop" ? `Drop:${s.target}` : s.kind;
+  if (s.kind === "Drop") return `Drop:${s.target}`;
+  if (s.kind === "Show") return `Show:${s.target}`;
+  return s.kind;
 }
 
 function commandName(s: AstTopStatement): string {

@@ -42,6 +42,8 @@ export async function runRunQuery(s: AstRunQuery, ctx: StatementContext): Promis
   const headers: Record<string, string> = {};
   const timeout = ctx.session.parameters.query_timeout;
   if (timeout !== undefined) headers["GSQL-TIMEOUT"] = timeout;
+  const authorization = ctx.services.access?.restAuthorization(ctx);
+  if (authorization !== undefined) headers.Authorization = authorization;
   const response = await ctx.services.restFetch(`/query/${encodeURIComponent(graph)}/${encodeURIComponent(name)}${query ? "?" + query : ""}`, { headers });
   return printEnvelope(response.text, ctx);
 }

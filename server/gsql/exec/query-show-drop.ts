@@ -24,7 +24,8 @@ export function runShowQuery(s: AstShow, ctx: StatementContext): Outcome {
   for (const q of found) {
     if (q.state === "installed") ctx.out.line(`# installed ${q.api ?? ctx.services.engine.outputApi}`);
     else if (q.state !== "defined") ctx.out.line(`# ${q.state}`);
-    ctx.out.line(q.text);
+    const hidden = ctx.services.access?.mayReadQueryText(ctx, graph, q.name) === false;
+    ctx.out.line(hidden ? "/******* Query Content is Hidden. Require ACL privilege READ *******/" : q.text);
   }
   return "ok";
 }

@@ -10,6 +10,7 @@ import type { ShellOutput } from "../shell-output.js";
 import { RETURN_CODES, type ExecServices, type Outcome, type StatementContext } from "./context.js";
 import { dispatchStatement } from "./dispatch.js";
 import { printSyntaxErrors } from "./diagnostic-text.js";
+import type { Principal } from "../../auth/access.js";
 
 export interface GsqlRequest {
   text: string;
@@ -17,6 +18,8 @@ export interface GsqlRequest {
   session: Session;
   /** Name of the text in messages ("file.gsql"; default "gsql"). */
   file?: string;
+  /** Who sends the text (server/auth); absent for the server's own scripts. */
+  principal?: Principal;
 }
 
 export interface GsqlResult {
@@ -35,6 +38,7 @@ export async function runGsql(request: GsqlRequest, services: ExecServices, out:
     mode: request.mode,
     exitOnError: true,
   };
+  if (request.principal) ctx.principal = request.principal;
   const parsed = services.parse(request.text, request.file ?? "gsql");
   const syntaxErrors = parsed.diagnostics.filter((d) => d.severity === "error");
   const stopAt = syntaxErrors.length > 0 ? Math.min(...syntaxErrors.map((d) => d.range.start.offset)) : Infinity;
@@ -69,13 +73,31 @@ function flatten(statements: readonly AstTopStatement[]): AstTopStatement[] {
   return out;
 }
 
-/** Statements that only read or run: they do not take the catalog lock. */
-const LOCK_FREE = new Set(["Ls", "Show", "Help", "RunQuery", "InterpretQuery", "InterpretAnonymousQuery", "RunLoadingJob", "UseGraph", "UseGlobal", "Set"]);
+/**
+ * Statements that only read or run, or change users, roles, secrets and ACLs rather than the
+ * catalog (CREATE USER may wait minutes for its dialog): they do not take the catalog lock.
+ */
+const LOCK_FREE = new Set([
+  "Ls", "Show", "Help", "RunQuery", "InterpretQuery", "InterpretAnonymousQuery", "RunLoadingJob", "UseGraph", "UseGlobal", "Set",
+  "CreateUser", "AlterPassword", "CreateSecret", "CreateRole", "GrantRole", "RevokeRole", "GrantPrivilege", "RevokePrivilege", "GrantAcl", "RevokeAcl",
+]);
+
+/** The statement after its access check (server/auth), with the check's follow-up once it ran. */
+async function checkedRun(statement: AstTopStatement, ctx: StatementContext): Promise<Outcome> {
+  const check = ctx.services.access?.check(statement, ctx);
+  if (check && !check.ok) {
+    ctx.out.line(check.message);
+    return "error";
+  }
+  const outcome = await dispatchStatement(statement, ctx);
+  if (check) check.after?.(outcome);
+  return outcome;
+}
 
 async function runOne(statement: AstTopStatement, ctx: StatementContext): Promise<Outcome> {
   try {
-    if (LOCK_FREE.has(statement.kind)) return await dispatchStatement(statement, ctx);
-    return await ctx.services.catalogLock.run(() => dispatchStatement(statement, ctx));
+    if (LOCK_FREE.has(statement.kind)) return await checkedRun(statement, ctx);
+    return await ctx.services.catalogLock.run(() => checkedRun(statement, ctx));
   } catch (err) {
     // An engine refusal carries a user-facing message; anything else is a bug whose details
     // stay out of the client's output.

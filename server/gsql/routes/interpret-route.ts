@@ -7,6 +7,7 @@ import { bindCatalogOf } from "../../catalog/catalog.js";
 import { authorized, type GsqlAppContext } from "../gsql-app.js";
 import { readGsqlText } from "../request-text.js";
 import { unavailable } from "../exec/query-services.js";
+import type { Principal } from "../../auth/access.js";
 
 export function registerInterpretRoute(router: Router, app: GsqlAppContext): void {
   router.post("/gsqlserver/interpreted_query", async (ctx) => {
@@ -25,6 +26,8 @@ export function registerInterpretRoute(router: Router, app: GsqlAppContext): voi
     const graph = definition.graph?.name ?? params.get("graph") ?? undefined;
     if (graph === undefined) return refuse(ctx, 400, "Name the graph with FOR GRAPH in the query or ?graph= in the URL.");
     if (!exec.engine.schema.graphs.some((g) => g.name === graph)) return refuse(ctx, 400, `Graph '${graph}' does not exist.`);
+    const access = exec.access?.checkInterpret((ctx.state.gsqlAuth as { principal?: Principal } | undefined)?.principal, definition, graph);
+    if (access && !access.ok) return refuse(ctx, 403, access.message);
     params.delete("graph");
     const info = exec.queries.bind(definition, bindCatalogOf(exec.catalog, () => exec.engine.schema), graph);
     const error = info.diagnostics.find((d) => d.severity === "error");

@@ -18,19 +18,21 @@ export function registerLoginRoutes(router: Router, app: GsqlAppContext): void {
       ctx.body = { error: true, message: "The login body must be base64 of 'user:password'.", isClientCompatible: true };
       return;
     }
-    const decision = app.auth.login(credentials.user, credentials.password);
+    const decision = await app.auth.login(credentials.user, credentials.password, ctx);
     if (!decision.ok) {
       ctx.status = 401;
-      ctx.body = { error: true, message: "Invalid username or password!", isClientCompatible: true };
+      ctx.body = { error: true, message: decision.message || "Invalid username or password!", isClientCompatible: true };
       return;
     }
+    const changePassword = app.auth.recommendPasswordChange?.(decision.user) === true;
     ctx.body = {
       error: false,
       message: "",
       isClientCompatible: true,
-      welcomeMessage: `Welcome to ${EDITION}, speaking GSQL ${PRODUCT_VERSION}: every installed query runs as WebAssembly.\nType help for the commands, exit to leave.`,
+      welcomeMessage: `Welcome to ${EDITION}, speaking GSQL ${PRODUCT_VERSION}: every installed query runs as WebAssembly.\nType help for the commands, exit to leave.`
+        + (changePassword ? `\nWarning: user ${decision.user} still has its default password, accepted only from this machine. Change it with ALTER PASSWORD.` : ""),
       shellPrompt: "GSQL > ",
-      securityRecommendations: app.auth.recommendPasswordChange?.(decision.user) ? 1 : 0,
+      securityRecommendations: changePassword ? 1 : 0,
     };
   });
 

@@ -118,6 +118,23 @@ describe("persist: the engine made durable", () => {
     await reopened.persistence.close();
   });
 
+  it("a change too large to log is refused before it applies (413), and nothing is logged", async () => {
+    const engine = new Engine();
+    const { persistence } = await openDurableEngine(tmp.dataDir, engine, { snapshotOnClose: false, maxRecordBytes: 200 });
+    engine.apply({ kind: "set-output-api", api: "v1" });
+    try {
+      engine.apply({ kind: "define-schema", schema: schemaWith(["social"]) });
+      expect.fail("must be refused");
+    } catch (err) {
+      expect(err).to.be.instanceOf(DurabilityError);
+      expect((err as DurabilityError).status).to.equal(413);
+      expect((err as Error).message).to.match(/^This change is \d+ bytes once encoded for the write-ahead log, more than its limit of 200 bytes/);
+    }
+    expect(engine.graphNames()).to.deep.equal([]);
+    expect(persistence.lastLsn).to.equal(1);
+    await persistence.close();
+  });
+
   it("an engine cannot be attached to two data directories", async () => {
     const engine = new Engine();
     const { persistence } = await openDurableEngine(tmp.dataDir, engine, { snapshotOnClose: false });

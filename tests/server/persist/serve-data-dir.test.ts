@@ -3,6 +3,8 @@
 // takes over, SIGTERM stops cleanly, and a damaged directory stops the start with a message.
 import { expect } from "chai";
 import { useTempDir } from "./temp-dir.js";
+import net from "node:net";
+import { startServer } from "../../../server/serve.js";
 import { promises as fsp } from "node:fs";
 import path from "node:path";
 import { runServerToExit, startServerProcess } from "./server-process.js";
@@ -58,6 +60,23 @@ describe("persist: wasmgraph serve --data", function () {
     const run = await runServerToExit(["--data", tmp.dataDir]);
     expect(run.code).to.equal(1);
     expect(run.stderr).to.contain(`write-ahead log damaged in ${file} at byte offset 0: not a wasmgraph log segment`);
+  });
+
+  it("a server that cannot listen gives the data directory back (in process)", async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", () => resolve()));
+    const taken = (blocker.address() as net.AddressInfo).port;
+    try {
+      await startServer({ port: taken, dataDir: tmp.dataDir, log: () => undefined });
+      expect.fail("listening on a taken port must fail");
+    } catch (err) {
+      expect((err as NodeJS.ErrnoException).code).to.equal("EADDRINUSE");
+    } finally {
+      blocker.close();
+    }
+    const server = await startServer({ port: 0, dataDir: tmp.dataDir, log: () => undefined });
+    expect(server.recovery?.replayedRecords).to.equal(0);
+    await server.close();
   });
 
   it("--in-memory uses no directory", async () => {
