@@ -225,4 +225,28 @@ describe("algorithm-library installer (subprocess, piped answers, real server)",
     expect(list.out).to.include("pageRank (PageRank): pageRank, pageRank_file, pageRank_attr; --attr result=");
     expect(list.out).to.include("cc_subquery (helper): cc_subquery");
   });
+
+  it("with authentication on: logs in with -u/-p, and every printed request carries the Bearer header", async () => {
+    const secured = await startServer({ port: 0, gsqlPort: 0, log: () => undefined, auth: { enabled: true, scryptCost: { N: 1024, r: 8, p: 1 }, lockout: false } });
+    try {
+      const url = `http://127.0.0.1:${secured.gsqlPort}`;
+      const admin = new LibraryServer({ gsqlUrl: url, user: "tigergraph", password: "tigergraph" });
+      await admin.login();
+      expect((await admin.run(undefined, SCHEMA)).code).to.equal(0);
+      const refused = await runInstaller(["--host", url, "-u", "tigergraph", "-p", "wrong", "-g", "G", "-a", "tri_count"], "");
+      expect(refused.code).to.equal(1);
+      expect(refused.out).to.not.include("Creating");
+      const r = await runInstaller(["--host", url, "-u", "tigergraph", "-p", "tigergraph", "-g", "G", "-a", "tri_count", "--edge-types", "U", "--install"], "");
+      expect(r.code, r.out).to.equal(0);
+      const requests = printedRequests(r.out);
+      expect([...requests.keys()]).to.deep.equal(["tri_count", "tri_count_file"]);
+      for (const { url: u, auth } of requests.values()) {
+        expect(u.origin).to.equal(`http://127.0.0.1:${secured.restPort}`);
+        expect(auth).to.equal(true);
+      }
+      expect(requests.get("tri_count_file")!.url.searchParams.get("f")).to.equal("/tmp/tri_count_file.csv");
+    } finally {
+      await secured.close();
+    }
+  });
 });

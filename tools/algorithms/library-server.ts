@@ -4,6 +4,7 @@
 // It also finds the REST address of the installed queries and whether the server requires
 // authentication, for the GET requests the installer prints.
 import { GsqlClient, type Terminal } from "../gsql-shell/client.js";
+import { restAuthEnabled } from "../../server/auth/auth-probe.js";
 
 export interface ServerOptions {
   /** GSQL-server address, e.g. http://127.0.0.1:14240. */
@@ -106,15 +107,10 @@ export class LibraryServer {
     return `${url.protocol}//${url.hostname.includes(":") ? `[${url.hostname}]` : url.hostname}:9000`;
   }
 
-  /**
-   * Whether REST requests need `Authorization: Bearer`: /requesttoken exists only while
-   * authentication is on (otherwise it is an unknown endpoint, 404).
-   */
+  /** Whether REST requests need `Authorization: Bearer` (false when the REST port does not answer). */
   async authEnabled(): Promise<boolean> {
     try {
-      const res = await fetch(`${this.restUrl()}/requesttoken`, { method: "POST", body: "{}" });
-      await res.arrayBuffer();
-      return res.status !== 404;
+      return await restAuthEnabled(this.restUrl());
     } catch {
       return false;
     }
