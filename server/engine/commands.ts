@@ -114,7 +114,11 @@ export interface CatalogCommand {
   clearData?: boolean;
 }
 
-/** CREATE LOADING JOB: registers (or replaces) a job of `plan.graph` under `plan.name`. */
+/**
+ * Registers (or replaces) a loading job of `plan.graph` under `plan.name` in the catalog, as
+ * CREATE LOADING JOB does (for callers without GSQL text: tools, tests). Refused when the
+ * plan does not fit the schema.
+ */
 export interface CreateLoadingJobCommand {
   kind: "create-loading-job";
   plan: LoadingJobPlan;
