@@ -104,4 +104,7 @@ export const BUILTIN_ENDPOINTS: Readonly<Record<string, EndpointDescriptor>> = {
       concise: flag(),
     },
   },
+  // The queries running on a graph, and stopping them (by request id, repeated, or `all`).
+  "GET /showprocesslist/{graph_name}": { parameters: { graph_name: graphName } },
+  "GET /abortquery/{graph_name}": { parameters: { graph_name: graphName, requestid: { type: "STRING", min_count: 1, max_count: 0, max_length: 256 } } },
 };

@@ -49,12 +49,17 @@ async function runQuery(ctx: Context, services: RestServices, queries: QueryEndp
   const timeoutMs = requestTimeoutMs(ctx, ownsTimeout ? new URLSearchParams() : search, engine.defaultTimeoutMs);
   const monitor = flag(search, "__GQUERY__monitor");
 
-  // A client that hangs up stops its query.
+  // A client that hangs up stops its query; so does GET /abortquery.
   const abort = new AbortController();
   const onClose = () => {
     if (!ctx.res.writableEnded) abort.abort();
   };
   ctx.res.once("close", onClose);
+  let abortedByRequest = false;
+  const entry = services.running.start(graph.name, ctx.url, timeoutMs, () => {
+    abortedByRequest = true;
+    abort.abort();
+  });
   let result: QueryResult;
   try {
     result = await queries.runtime().run(engine.store, graph.name, query, args.args, {
@@ -67,6 +72,10 @@ async function runQuery(ctx: Context, services: RestServices, queries: QueryEndp
     });
   } finally {
     ctx.res.off("close", onClose);
+    services.running.end(entry);
+  }
+  if (!result.ok && result.kind === "aborted" && abortedByRequest) {
+    return send(ctx, ctx.state.apiVersion, true, `The query was aborted by an abort request (request id ${entry.requestId}).`, "[]");
   }
   answer(ctx, result, ctx.state.apiVersion, timeoutMs);
 }

@@ -65,6 +65,35 @@ describe("REST /query: running", function () {
     expect(pool.busy).to.equal(0);
   });
 
+  it("GET /showprocesslist lists running queries; GET /abortquery stops them by request id or all", async () => {
+    expect((await s.send("GET", "/showprocesslist/G")).json.results).to.deep.equal([]);
+    const first = s.send("GET", "/query/G/spin?timeout=60");
+    const second = s.send("GET", "/query/G/spin?timeout=60");
+    let list: any[] = [];
+    for (let i = 0; i < 100 && list.length < 2; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      list = (await s.send("GET", "/showprocesslist/G")).json.results;
+    }
+    expect(list.map((r) => [r.url, r.status])).to.deep.equal([["/query/G/spin?timeout=60", "running"], ["/query/G/spin?timeout=60", "running"]]);
+    const [a, b] = list;
+    expect(a.requestid).to.match(/^\d+\.RESTPP_1_1\.\d+\.N$/);
+    expect(a.startTime).to.match(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/);
+    expect(Date.parse(a.expirationTime.replace(" ", "T") + "Z") - Date.parse(a.startTime.replace(" ", "T") + "Z")).to.equal(60_000);
+
+    const one = await s.send("GET", `/abortquery/G?requestid=${a.requestid}&requestid=nope`);
+    expect(one.json.results).to.deep.equal([{ aborted_queries: [{ requestid: a.requestid, url: a.url }] }]);
+    const stopped = await first;
+    expect({ status: stopped.status, json: stopped.json }).to.deep.equal({
+      status: 200,
+      json: { version: { edition: "wasmgraph", api: "v2", schema: 0 }, error: true, message: `The query was aborted by an abort request (request id ${a.requestid}).`, results: [] },
+    });
+    const all = await s.send("GET", "/abortquery/G?requestid=all");
+    expect(all.json.results).to.deep.equal([{ aborted_queries: [{ requestid: b.requestid, url: b.url }] }]);
+    expect((await second).json.message).to.equal(`The query was aborted by an abort request (request id ${b.requestid}).`);
+    expect((await s.send("GET", "/showprocesslist/G")).json.results).to.deep.equal([]);
+    expect((await s.send("GET", "/abortquery/G")).json.message).to.equal("Parameter requestid is required.");
+  });
+
   it("an uncaught RAISE and a run-time error answer the envelope with error true", async () => {
     expect((await s.send("GET", "/query/G/boom?x=5")).json).to.deep.equal(ok([{ q: 2 }]));
     const raised = await s.send("GET", "/query/G/boom?x=10");
@@ -101,8 +130,8 @@ describe("REST /query: running", function () {
     for (let i = 0; i < 3; i++) await s.send("GET", "/query/G/typed_vertex?p=ann");
     const stats = (await s.send("GET", "/statistics?seconds=60")).json;
     expect(stats["GET /query/G/typed_vertex"].CompletedRequests).to.be.at.least(3);
-    // spin: two runs stopped by their limits; the refused header and the hang-up ended otherwise.
-    expect(stats["GET /query/G/spin"]).to.include({ CompletedRequests: 2, TimeoutRequests: 2 });
+    // spin: two runs stopped by their limits; the refused header, the hang-up and the two aborted runs ended otherwise.
+    expect(stats["GET /query/G/spin"]).to.include({ CompletedRequests: 4, TimeoutRequests: 2 });
     expect(stats["GET /query/G/nope"]).to.equal(undefined);
   });
 
