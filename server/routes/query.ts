@@ -16,7 +16,7 @@ import { badRequest, RestError } from "../http/rest-error.js";
 import { EngineError } from "../engine/engine-error.js";
 import type { ApiVersion } from "../engine/engine.js";
 import type { RestServices } from "../rest-services.js";
-import { isReservedName, requestParameters, requestTimeoutMs } from "./query-request.js";
+import { isReservedName, requestParameters, requestTimeoutMs, responseLimitBytes } from "./query-request.js";
 
 /** What the query route needs: the installed queries' compiled modules and the pool that runs them. */
 export interface QueryEndpointServices {
@@ -48,6 +48,7 @@ async function runQuery(ctx: Context, services: RestServices, queries: QueryEndp
   const ownsTimeout = params.some((p) => p.name === "timeout");
   const timeoutMs = requestTimeoutMs(ctx, ownsTimeout ? new URLSearchParams() : search, engine.defaultTimeoutMs);
   const monitor = flag(search, "__GQUERY__monitor");
+  const responseLimit = responseLimitBytes(ctx);
 
   // A client that hangs up stops its query; so does GET /abortquery.
   const abort = new AbortController();
@@ -76,6 +77,9 @@ async function runQuery(ctx: Context, services: RestServices, queries: QueryEndp
   }
   if (!result.ok && result.kind === "aborted" && abortedByRequest) {
     return send(ctx, ctx.state.apiVersion, true, `The query was aborted by an abort request (request id ${entry.requestId}).`, "[]");
+  }
+  if (result.ok && responseLimit !== undefined && Buffer.byteLength(result.results) > responseLimit) {
+    throw new RestError(400, "REST-4000", `The response (${Buffer.byteLength(result.results)} bytes) is larger than the RESPONSE-LIMIT of ${responseLimit} bytes.`);
   }
   answer(ctx, result, ctx.state.apiVersion, timeoutMs);
 }
