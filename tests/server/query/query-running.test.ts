@@ -135,6 +135,41 @@ describe("REST /query: running", function () {
     expect(stats["GET /query/G/nope"]).to.equal(undefined);
   });
 
+  it("GSQL-ASYNC: true detaches the run: a request id at once, then /query_status and /query_result", async () => {
+    const submitted = await s.send("GET", "/query/G/slow_count?spins=5000000", undefined, { "GSQL-ASYNC": "true" });
+    expect(submitted.status).to.equal(200);
+    const id: string = submitted.json.request_id;
+    expect(submitted.json).to.deep.equal({
+      version: { edition: "wasmgraph", api: "v2", schema: 0 },
+      error: false,
+      message: "The query is successfully submitted. Please check query status using the request id.",
+      results: [],
+      request_id: id,
+    });
+    let status: any;
+    for (let i = 0; i < 200; i++) {
+      status = (await s.send("GET", `/query_status?graph_name=G&requestid=${id}`)).json.results[0];
+      if (status.status !== "running") break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(status).to.include({ requestid: id, url: "/query/G/slow_count?spins=5000000", status: "success" });
+    const people = (await s.send("GET", "/graph/G/vertices/Person?count_only=true")).json.results[0].count;
+    expect((await s.send("GET", `/query_result?requestid=${id}`)).json).to.deep.equal(ok([{ a: people, b: people }]));
+
+    const spin = (await s.send("GET", "/query/G/spin?timeout=1", undefined, { "GSQL-ASYNC": "true" })).json.request_id;
+    expect((await s.send("GET", `/query_status?graph_name=G&requestid=${spin}`)).json.results[0].status).to.equal("running");
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect((await s.send("GET", `/query_status?graph_name=G&requestid=all`)).json.results.map((r: { requestid: string; status: string }) => [r.requestid, r.status])).to.deep.equal([
+      [id, "success"],
+      [spin, "timeout"],
+    ]);
+    expect((await s.send("GET", `/query_result?graph_name=G&requestid=${spin}`)).json).to.deep.equal({
+      version: { edition: "wasmgraph", api: "v2", schema: 0 }, error: true, message: "The query timed out after 1 second and was stopped.", results: [], code: "REST-3000",
+    });
+    const unknown = await s.send("GET", "/query_result?requestid=nope");
+    expect({ status: unknown.status, message: unknown.json.message }).to.deep.equal({ status: 400, message: "No query detached with request id nope on the graph G." });
+  });
+
   it("/endpoints?dynamic=true describes every installed query", async () => {
     const listing = (await s.send("GET", "/endpoints?dynamic=true")).json;
     expect(Object.keys(listing)).to.deep.equal(
