@@ -9,6 +9,7 @@ import type { EngineCommand } from "../../../server/engine/commands.js";
 import { createStore } from "../../../runtime-wasm/store/index.js";
 import { startTestServer } from "../../helpers/http.js";
 import { request } from "node:http";
+import { readFileSync, rmSync } from "node:fs";
 import { ok, PEOPLE, startQueryServer, type QueryServer } from "./query-fixture.js";
 
 describe("REST /query: running", function () {
@@ -92,6 +93,18 @@ describe("REST /query: running", function () {
     expect((await second).json.message).to.equal(`The query was aborted by an abort request (request id ${b.requestid}).`);
     expect((await s.send("GET", "/showprocesslist/G")).json.results).to.deep.equal([]);
     expect((await s.send("GET", "/abortquery/G")).json.message).to.equal("Parameter requestid is required.");
+  });
+
+  it("__GQUERY__monitor=true writes the monitoring log and names it in the message", async () => {
+    const r = await s.send("GET", "/query/G/birthday?p=ann&__GQUERY__monitor=true");
+    const match = /^The query monitoring log is written to (.+)\.$/.exec(r.json.message);
+    expect(match, r.json.message).to.not.equal(null);
+    try {
+      expect(readFileSync(match![1]!, "utf8").split("\n")[0]).to.match(/^query birthday: 1 SELECT executions, [\d.]+ ms in total$/);
+    } finally {
+      rmSync(match![1]!, { force: true });
+      await s.send("POST", "/graph/G", JSON.stringify({ vertices: { Person: { ann: { age: { value: PEOPLE.ann } } } } }));
+    }
   });
 
   it("an uncaught RAISE and a run-time error answer the envelope with error true", async () => {
