@@ -5,8 +5,10 @@
 import type { DatabaseSchema } from "../../runtime-wasm/schema/types.js";
 import type { JsonValue } from "../http/json-body.js";
 import type { FilterCondition, SortKey } from "./read-spec.js";
+import type { CatalogChange } from "../catalog/catalog-state.js";
 import type { LoadingJobPlan } from "../loading/plan.js";
 import type { LoadBatch } from "../loading/sink.js";
+import type { AuthChange } from "../auth/auth-state.js";
 
 export type OutputApi = "v1" | "v2";
 
@@ -119,6 +121,18 @@ export interface DeleteEdgesCommand {
   limit?: number;
 }
 
+/**
+ * A change made by GSQL text (server/gsql): catalog changes (queries, jobs), and with DDL the
+ * new schema they go with, so a schema change and its effects on queries and jobs are one
+ * logged record. `clearData` (CLEAR GRAPH STORE) deletes all data and keeps the schema.
+ */
+export interface CatalogCommand {
+  kind: "catalog";
+  changes: CatalogChange[];
+  schema?: DatabaseSchema;
+  clearData?: boolean;
+}
+
 /** CREATE LOADING JOB: registers (or replaces) a job of `plan.graph` under `plan.name`. */
 export interface CreateLoadingJobCommand {
   kind: "create-loading-job";
@@ -138,8 +152,16 @@ export interface LoadBatchCommand {
   batch: LoadBatch;
 }
 
+/** Users, roles, secrets, tokens, ACLs (server/auth): hashes and digests only, never a clear secret. */
+export interface AuthCommand {
+  kind: "auth";
+  changes: AuthChange[];
+}
+
 export type EngineCommand =
   | DefineSchemaCommand
+  | AuthCommand
+  | CatalogCommand
   | CreateLoadingJobCommand
   | DropLoadingJobCommand
   | LoadBatchCommand

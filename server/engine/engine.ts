@@ -7,6 +7,7 @@ import { graphView, type GraphView } from "../../runtime-wasm/schema/lookup.js";
 import { createStore, isStoreError, type CreateStore, type GraphStore, type Snapshot, type StoreOptions } from "../../runtime-wasm/store/index.js";
 import type { JsonOut } from "../../runtime-wasm/values/index.js";
 import type { EngineCommand, OutputApi } from "./commands.js";
+import type { CatalogChange } from "../catalog/catalog-state.js";
 import { Deadline } from "./deadline.js";
 import { applyDeleteEdges, applyDeleteVertices, applyDeleteVerticesByType } from "./delete-apply.js";
 import { EngineError, graphNotFound, invalidRequest } from "./engine-error.js";
@@ -16,6 +17,7 @@ import { EDITION } from "../version.js";
 import type { LoadingJobPlan } from "../loading/plan.js";
 import { applyLoadBatch, type BatchOutcome } from "../loading/apply-batch.js";
 import { loadingJobFits, loadingJobProblem } from "../loading/revalidate.js";
+import { AuthStore, emptyAuthState, type AuthState } from "../auth/auth-state.js";
 
 export interface EngineOptions {
   outputApi?: OutputApi;
@@ -32,6 +34,8 @@ export interface EngineOptions {
 export interface CommandResults {
   "define-schema": void;
   "set-output-api": void;
+  catalog: void;
+  auth: void;
   upsert: UpsertOutcome;
   "upsert-text": UpsertOutcome;
   "delete-vertices": JsonOut;
@@ -40,6 +44,15 @@ export interface CommandResults {
   "create-loading-job": void;
   "drop-loading-job": boolean;
   "load-batch": BatchOutcome;
+}
+
+/** What the engine needs of the GSQL catalog (server/catalog). */
+export interface AttachedCatalog {
+  apply(changes: readonly CatalogChange[]): void;
+  loadingJobPlans(graph: string): LoadingJobPlan[];
+  /** Its whole state as plain data, for snapshots; `restore` takes it back. */
+  snapshot(): unknown;
+  restore(state: unknown): void;
 }
 
 export interface ApplyOptions {
@@ -76,6 +89,10 @@ export interface EngineCatalogImage {
   schema: DatabaseSchema;
   outputApi: OutputApi;
   loadingJobs: LoadingJobPlan[];
+  /** The attached GSQL catalog's state (server/catalog), when one is attached. */
+  gsqlCatalog?: unknown;
+  /** Users, roles, grants, secret and token digests, ACLs: never a clear secret. */
+  auth?: AuthState;
 }
 
 export class Engine {
@@ -83,10 +100,13 @@ export class Engine {
   private outputApiState: OutputApi;
   private readonly graphs = new Map<string, GraphHandle>();
   private storeState: GraphStore | undefined;
+  private catalog: AttachedCatalog | undefined;
   /** Loading jobs by graph, then by job name (a minimal catalog until the GSQL catalog owns them). */
   private readonly loadingJobsState = new Map<string, Map<string, LoadingJobPlan>>();
   readonly defaultTimeoutMs: number;
   readonly now: () => number;
+  /** Users, roles, secrets, tokens (server/auth); changed only by "auth" commands. */
+  readonly auth = new AuthStore();
   /** Set by the persistence layer once recovery is done; replay runs without it. */
   commandLog: CommandLog | undefined;
 
@@ -134,12 +154,12 @@ export class Engine {
 
   /** A loading job of a graph by name. */
   loadingJob(graph: string, name: string): LoadingJobPlan | undefined {
-    return this.loadingJobsState.get(graph)?.get(name);
+    return this.loadingJobsState.get(graph)?.get(name) ?? this.catalog?.loadingJobPlans(graph).find((p) => p.name === name);
   }
 
   /** Every loading job of a graph, in creation order. */
   loadingJobs(graph: string): LoadingJobPlan[] {
-    return [...(this.loadingJobsState.get(graph)?.values() ?? [])];
+    return [...(this.loadingJobsState.get(graph)?.values() ?? []), ...(this.catalog?.loadingJobPlans(graph) ?? [])];
   }
 
   /** The `version` field of responses about `graph` (absent under output API v1). */
@@ -158,6 +178,11 @@ export class Engine {
     return translateStoreErrors(() => this.store.read(read));
   }
 
+  /** Connects the GSQL catalog (server/catalog): "catalog" commands hand it their changes; its loading jobs are the engine's. */
+  attachCatalog(catalog: AttachedCatalog): void {
+    this.catalog = catalog;
+  }
+
   /** The one way to change the database. Deterministic given the state before it. */
   apply<K extends EngineCommand["kind"]>(command: Extract<EngineCommand, { kind: K }>, options?: ApplyOptions): CommandResults[K];
   apply(command: EngineCommand, options: ApplyOptions = {}): CommandResults[EngineCommand["kind"]] {
@@ -171,7 +196,9 @@ export class Engine {
   /** The state beside the store as plain data, for snapshots (the store has its own image). */
   catalogImage(): EngineCatalogImage {
     const loadingJobs = [...this.loadingJobsState.values()].flatMap((jobs) => [...jobs.values()]);
-    return { schema: this.schemaState, outputApi: this.outputApiState, loadingJobs };
+    const image: EngineCatalogImage = { schema: this.schemaState, outputApi: this.outputApiState, loadingJobs, auth: this.auth.snapshot() };
+    if (this.catalog) image.gsqlCatalog = this.catalog.snapshot();
+    return image;
   }
 
   /** The store if one exists yet (snapshots do not create one). */
@@ -188,11 +215,13 @@ export class Engine {
     this.loadingJobsState.clear();
     this.setSchema(structuredClone(image.schema));
     this.outputApiState = image.outputApi;
+    if (this.catalog && image.gsqlCatalog !== undefined) this.catalog.restore(image.gsqlCatalog);
     for (const plan of image.loadingJobs ?? []) {
       const jobs = this.loadingJobsState.get(plan.graph) ?? new Map<string, LoadingJobPlan>();
       jobs.set(plan.name, structuredClone(plan));
       this.loadingJobsState.set(plan.graph, jobs);
     }
+    this.auth.restore(image.auth ?? emptyAuthState());
   }
 
   private applyCommand(command: EngineCommand, options: ApplyOptions): CommandResults[EngineCommand["kind"]] {
@@ -206,6 +235,15 @@ export class Engine {
         return this.defineSchema(command.schema);
       case "set-output-api":
         this.outputApiState = command.api;
+        return undefined;
+      case "catalog":
+        if (command.changes.length > 0 && !this.catalog) throw invalidRequest("No GSQL catalog is attached to the engine.");
+        if (command.schema) this.defineSchema(command.schema);
+        if (command.clearData && this.storeState) this.storeState.clear();
+        this.catalog?.apply(command.changes);
+        return undefined;
+      case "auth":
+        this.auth.apply(command.changes);
         return undefined;
       case "upsert":
         return applyUpsert(this.store, this.resolveGraph(command.graph), command);

@@ -8,3 +8,4 @@ registerSuite(async () => (await import("./rest.js")).suite);
 registerSuite(async () => (await import("./frontend.js")).suite);
 registerSuite(async () => (await import("./load.js")).suite);
 registerSuite(async () => (await import("./durability.js")).suite);
+registerSuite(async () => (await import("./queries.js")).suite);

@@ -12,15 +12,18 @@ import { analyzeSource, type FrontEndResult } from "../../compiler/front-end.js"
 import { DiagnosticLog } from "../../compiler/diagnostics/diagnostic-log.js";
 import { formatDiagnosticText, formatDiagnosticsJson } from "../../compiler/diagnostics/printer.js";
 import { dumpAst } from "../../compiler/ast/dump.js";
+import { BACKEND_USAGE, BackendUsageError, isBackendCommand, runBackendCommand } from "./gsqlc-backend.js";
 
 const USAGE = `usage: gsqlc check [--schema DDL.gsql] [--format text|json] FILE|DIR...
-       gsqlc ast FILE`;
+       gsqlc ast FILE
+${BACKEND_USAGE}`;
 
 class UsageError extends Error {}
 
 function main(argv: string[]): number {
   const [command, ...rest] = argv;
   try {
+    if (isBackendCommand(command)) return runBackendCommand(command!, rest);
     switch (command) {
       case "check": return check(rest);
       case "ast": return ast(rest);
@@ -31,7 +34,7 @@ function main(argv: string[]): number {
         throw new UsageError(command === undefined ? "missing command" : `unknown command '${command}'`);
     }
   } catch (error) {
-    if (error instanceof UsageError || (error instanceof TypeError && "code" in error)) {
+    if (error instanceof UsageError || error instanceof BackendUsageError || (error instanceof TypeError && "code" in error)) {
       process.stderr.write(`gsqlc: ${error.message}\n${USAGE}\n`);
       return 2;
     }

@@ -17,6 +17,8 @@ const KNOWN_FIELDS: Record<string, string> = {
   defaultTimeoutMs: "runtime wiring (constructor options)",
   now: "runtime wiring (constructor options)",
   commandLog: "runtime wiring (attached by the persistence layer)",
+  auth: "catalogImage().auth",
+  catalog: "catalogImage().gsqlCatalog: the attached GSQL catalog's state (absent when none is attached)",
 };
 
 describe("persist: every engine field is covered by snapshots", () => {
@@ -30,6 +32,6 @@ describe("persist: every engine field is covered by snapshots", () => {
   });
 
   it("catalogImage() holds what the list says it does", () => {
-    expect(Object.keys(new Engine().catalogImage()).sort()).to.deep.equal(["loadingJobs", "outputApi", "schema"]);
+    expect(Object.keys(new Engine().catalogImage()).sort()).to.deep.equal(["auth", "loadingJobs", "outputApi", "schema"]);
   });
 });

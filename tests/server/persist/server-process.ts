@@ -20,7 +20,8 @@ export interface ServerProcess {
  * the child at once, so a caller can stop it even if it never listens.
  */
 export function startServerProcess(args: string[], onSpawn?: (child: ChildProcess) => void): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [CLI, "serve", "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  // Free ports for both servers, and no demo graph: these tests bring their own data.
+  const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--gsql-port", "0", "--no-demo", ...args], { stdio: ["ignore", "pipe", "pipe"] });
   onSpawn?.(child);
   let stdout = "";
   let stderr = "";

@@ -1,0 +1,47 @@
+// The compiler back end as one call: a bound query → IR → passes → one WebAssembly module
+// and its manifest. Used by the server's INSTALL, `gsqlc compile` and the tests. The
+// optimisation level: 0 runs only the passes the semantics need, 1 (a default install) adds
+// the cheap IR passes, 2-3 (INSTALL QUERY -OPTIMIZE, `gsqlc compile -O2/-O3`) add Binaryen's
+// optimiser at that level.
+import type { BoundQuery } from "./bind/bound.js";
+import type { DatabaseSchema } from "../runtime-wasm/schema/types.js";
+import type { QueryManifest } from "../runtime-wasm/query/manifest.js";
+import { lower } from "./ir/lower.js";
+import type { IrQuery } from "./ir/ir.js";
+import { optimizeIr } from "./passes/optimize.js";
+import { emitQuery } from "./emit/emit-query.js";
+
+export type OptimizeLevel = 0 | 1 | 2 | 3;
+
+export interface CompiledQueryModule {
+  /** The IR after the passes (what was emitted). */
+  ir: IrQuery;
+  bytes: Uint8Array;
+  manifest: QueryManifest;
+  /** WebAssembly text, when asked for. */
+  text?: string;
+  /** Milliseconds spent per stage. */
+  timings: { lower: number; passes: number; emit: number };
+}
+
+export { LowerError } from "./ir/lower.js";
+export { UnsupportedError } from "./emit/query-emitter.js";
+export { EmitError } from "./emit/module.js";
+
+/**
+ * Compiles one bound query. `callees` are the bound queries it calls, directly or not (the
+ * whole call graph below it): they are compiled into the same module. Throws LowerError,
+ * UnsupportedError or EmitError when it cannot.
+ */
+export function compileQuery(bound: BoundQuery, schema: DatabaseSchema, level: OptimizeLevel = 1, withText = false, callees: BoundQuery[] = []): CompiledQueryModule {
+  const t0 = performance.now();
+  const ir = lower(bound);
+  const calleeIrs = callees.filter((c) => c.name !== bound.name).map(lower);
+  const t1 = performance.now();
+  const optimized = optimizeIr(ir, level);
+  const optimizedCallees = calleeIrs.map((c) => optimizeIr(c, level));
+  const t2 = performance.now();
+  const { bytes, manifest, text } = emitQuery(optimized, { schema, optimizeLevel: level >= 2 ? level : 0, withText, callees: optimizedCallees });
+  const t3 = performance.now();
+  return { ir: optimized, bytes, manifest, text, timings: { lower: t1 - t0, passes: t2 - t1, emit: t3 - t2 } };
+}
