@@ -1,8 +1,8 @@
 // The compiler back end as one call: a bound query → IR → passes → one WebAssembly module
 // and its manifest. Used by the server's INSTALL, `gsqlc compile` and the tests. The
 // optimisation level: 0 runs only the passes the semantics need, 1 (a default install) adds
-// the cheap IR passes, 2-3 (INSTALL QUERY -OPTIMIZE, `gsqlc compile -O2/-O3`) add Binaryen's
-// optimiser at that level.
+// the cheap IR passes and Binaryen's inlining of small helpers, 2-3 (INSTALL QUERY -OPTIMIZE,
+// `gsqlc compile -O2/-O3`) add the heavier IR passes and Binaryen's whole optimiser at that level.
 import type { BoundQuery } from "./bind/bound.js";
 import type { DatabaseSchema } from "../runtime-wasm/schema/types.js";
 import type { QueryManifest } from "../runtime-wasm/query/manifest.js";
@@ -41,7 +41,7 @@ export function compileQuery(bound: BoundQuery, schema: DatabaseSchema, level: O
   const optimized = optimizeIr(ir, level);
   const optimizedCallees = calleeIrs.map((c) => optimizeIr(c, level));
   const t2 = performance.now();
-  const { bytes, manifest, text } = emitQuery(optimized, { schema, optimizeLevel: level >= 2 ? level : 0, withText, callees: optimizedCallees });
+  const { bytes, manifest, text } = emitQuery(optimized, { schema, optimizeLevel: level, withText, callees: optimizedCallees });
   const t3 = performance.now();
   return { ir: optimized, bytes, manifest, text, timings: { lower: t1 - t0, passes: t2 - t1, emit: t3 - t2 } };
 }

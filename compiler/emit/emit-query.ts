@@ -90,7 +90,9 @@ export function emitQuery(ir: IrQuery, options: EmitOptions & { withText?: boole
     cx.finishMemory((n) => alloc(cx, n));
     m.validate();
     const level = options.optimizeLevel ?? 0;
-    m.optimize(level);
+    // A default install (level 1) only inlines small helpers; -OPTIMIZE runs the whole optimiser.
+    if (level === 1) m.inlineSmallFunctions();
+    else m.optimize(level);
     const manifest: QueryManifest = {
       name: ir.name,
       graph: ir.graph,

@@ -105,6 +105,12 @@ function requestChunk(attached: AttachedMemory, runId: number, bytes: number): n
 }
 
 function errorMessage(e: unknown): string {
+  // WASMGRAPH_DEBUG_QUERIES=1: the trap's WebAssembly stack, for developers of the compiler
+  if (process.env.WASMGRAPH_DEBUG_QUERIES === "1" && e instanceof Error) return `${describe(e)}\n${e.stack ?? ""}`;
+  return describe(e);
+}
+
+function describe(e: unknown): string {
   if (e instanceof RunFailure) return RUNTIME_ERROR_MESSAGES[e.code] ?? RUNTIME_ERROR_MESSAGES[RuntimeError.Internal];
   if (e instanceof WebAssembly.RuntimeError) {
     if (/divide by zero/.test(e.message)) return RUNTIME_ERROR_MESSAGES[RuntimeError.DivideByZero];

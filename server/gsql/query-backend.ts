@@ -7,6 +7,8 @@ import type { BoundQuery } from "../../compiler/bind/bound.js";
 import { QueryRuntime, type CompiledQuery } from "../../runtime-wasm/query/query-runtime.js";
 
 import { queryArguments } from "./query-arguments.js";
+import type { EndpointRegistry } from "../endpoints/registry.js";
+import { queryEndpointDescriptor, queryEndpointKey } from "../endpoints/query-endpoint.js";
 import type { Engine } from "../engine/engine.js";
 import type { InstallItem, QueryRunOptions, QueryServices } from "./exec/query-services.js";
 
@@ -14,11 +16,14 @@ export interface InstalledQuery extends CompiledQuery {
   graph: string;
   name: string;
   level: number;
+  /** The bound tree it was compiled from: a later caller compiles it into its own module. */
+  bound?: BoundQuery;
 }
 
 /** The compiled, runnable form of every installed query, by graph and name. */
 export class InstalledQueries {
   private readonly byKey = new Map<string, InstalledQuery>();
+  private endpoints: EndpointRegistry | undefined;
 
   get(graph: string, name: string): InstalledQuery | undefined {
     return this.byKey.get(key(graph, name));
@@ -26,10 +31,18 @@ export class InstalledQueries {
 
   set(query: InstalledQuery): void {
     this.byKey.set(key(query.graph, query.name), query);
+    this.endpoints?.register(queryEndpointKey(query.graph, query.name), "dynamic", queryEndpointDescriptor(query.manifest), query.graph);
   }
 
   delete(graph: string, name: string): void {
     this.byKey.delete(key(graph, name));
+    this.endpoints?.unregister(queryEndpointKey(graph, name));
+  }
+
+  /** Lists every installed query (now and later) as a dynamic endpoint of `registry` (GET /endpoints). */
+  publishTo(registry: EndpointRegistry): void {
+    this.endpoints = registry;
+    for (const q of this.byKey.values()) registry.register(queryEndpointKey(q.graph, q.name), "dynamic", queryEndpointDescriptor(q.manifest), q.graph);
   }
 
   /** Every installed query of a graph, for GET /endpoints?dynamic=true. */
@@ -65,19 +78,43 @@ export function backendQueryServices(engine: Engine, installed: InstalledQueries
         let module: WebAssembly.Module;
         let manifest;
         try {
-          const out = compileQuery(item.bound as BoundQuery, engine.schema, level as OptimizeLevel);
+          const bound = item.bound as BoundQuery;
+          const callees = calleesOf(bound, item.graph, (name) => boundIn(batch, installed, item.graph, name));
+          const out = compileQuery(bound, engine.schema, level as OptimizeLevel, false, callees);
           module = await WebAssembly.compile(out.bytes as Uint8Array<ArrayBuffer>);
           manifest = out.manifest;
         } catch (err) {
           throw new Error(`The query ${item.name} could not be compiled: ${err instanceof Error ? err.message : String(err)}`);
         }
-        ready.push({ graph: item.graph, name: item.name, level, module, manifest });
+        ready.push({ graph: item.graph, name: item.name, level, module, manifest, bound: item.bound as BoundQuery });
         compiled(ready.length);
       }
       for (const q of ready) installed.set(q);
     },
     uninstall: (graph, name) => installed.delete(graph, name),
   };
+}
+
+/** A query's bound tree: from the batch being installed, else from what is installed already. */
+function boundIn(batch: InstallItem[], installed: InstalledQueries, graph: string, name: string): BoundQuery | undefined {
+  const inBatch = batch.find((b) => b.graph === graph && b.name === name);
+  return (inBatch?.bound as BoundQuery | undefined) ?? installed.get(graph, name)?.bound;
+}
+
+/** Every query `root` calls, directly or not (each once): the back end compiles them into its module. */
+function calleesOf(root: BoundQuery, graph: string, lookup: (name: string) => BoundQuery | undefined): BoundQuery[] {
+  const found = new Map<string, BoundQuery>();
+  const visit = (q: BoundQuery) => {
+    for (const call of q.calls) {
+      if (call.graph !== graph || call.name === root.name || found.has(call.name)) continue;
+      const callee = lookup(call.name);
+      if (!callee) continue; // the compiler then reports the missing callee
+      found.set(call.name, callee);
+      visit(callee);
+    }
+  };
+  visit(root);
+  return [...found.values()];
 }
 
 /** INTERPRET QUERY: compiled at the default level and run once, without being installed. */
@@ -94,7 +131,11 @@ async function interpret(engine: Engine, runtime: LazyQueryRuntime, graph: strin
   }
   const args = queryArguments(compiled.manifest.params, parameters);
   if (!args.ok) return envelope(true, args.message, "[]");
-  const result = await runtime.get().run(engine.store, graph, compiled, args.args, { timeoutMs: options.timeoutMs || engine.defaultTimeoutMs });
+  const result = await runtime.get().run(engine.store, graph, compiled, args.args, {
+    timeoutMs: options.timeoutMs || engine.defaultTimeoutMs,
+    // Its writes are one logged command, as those of an installed query.
+    applyWrites: (steps) => engine.apply({ kind: "query-writes", graph, query: compiled.manifest.name, steps }),
+  });
   if (!result.ok) return envelope(true, result.message, "[]");
   return envelope(false, result.warnings.join("\n"), result.results);
 }
