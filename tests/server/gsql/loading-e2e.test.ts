@@ -145,7 +145,7 @@ describe("loading end to end: GSQL jobs, files and POST /ddl, read back over RES
       expect(await vertex("Person", "Ivy")).to.deep.equal({ name: "Ivy", age: 33, active: true, label: "Ivy/33" });
     });
 
-    it("ack=all and ack=none both answer once the data is loaded (one process acknowledges for all); timeout in seconds", async () => {
+    it("ack=all and ack=none both load the data (none only answers before it reaches the disk); timeout in seconds", async () => {
       for (const [query, id] of [["ack=all", "Kim"], ["ack=none", "Lou"], ["timeout=30", "Max"], ["timeout=0&ack=all", "Ned"]] as const) {
         const r = await ddl(`tag=people&${query}`, `name,age,active,x\n${id},20,true,q\n`);
         expect(r.status, `${query}: ${r.text}`).to.equal(200);
