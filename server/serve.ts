@@ -120,7 +120,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   let gsqlPort: number | undefined;
   let demo: DemoResult | undefined;
   if (options.gsqlPort !== undefined) {
-    const gsqlServer = await listen(createGsqlApp({ exec: gsql, restHandler: app.callback(), log, auth: createGsqlServerAuth(auth) }), options.gsqlPort, host);
+    const gsqlApp = createGsqlApp({ exec: gsql, restHandler: app.callback(), log, auth: createGsqlServerAuth(auth), durableWrites: durable?.persistence.requestMiddleware() });
+    const gsqlServer = await listen(gsqlApp, options.gsqlPort, host);
     gsqlPort = (gsqlServer.address() as AddressInfo).port;
     servers.push(gsqlServer);
     if (options.demo && isEmptyDatabase(gsql)) demo = await createDemoGraph(gsql);
