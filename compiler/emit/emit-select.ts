@@ -110,6 +110,7 @@ function selectBody(qe: QueryEmitter, f: FunctionScope, targetId: number, sel: I
     level: "accum",
     deferredAccums: new Set(sel.accumPlan?.bufferedAccums ?? []),
     deferredVars: new Set(sel.accumPlan?.bufferedVars ?? []),
+    snapshotAccums: new Set(sel.accumPlan?.snapshotAccums ?? []),
     logs: [],
     edges: new Map(),
   };
