@@ -10,7 +10,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startServer, type RunningServer } from "../../server/serve.js";
-import { queryArguments } from "../../server/gsql/query-arguments.js";
 import { LibraryServer } from "../../tools/algorithms/library-server.js";
 import { samePartition } from "./algo-harness.js";
 
@@ -51,6 +50,26 @@ function printedRequests(out: string): Map<string, { url: URL; auth: boolean }> 
   return found;
 }
 
+/** Upserts the test graph into G over REST. */
+async function upsertGraph(restPort: number, authorization?: string): Promise<void> {
+  const body = {
+    vertices: { V: Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`v${i}`, {}])) },
+    edges: {
+      V: Object.fromEntries(
+        Array.from({ length: 6 }, (_, i) => [
+          `v${i}`,
+          {
+            E: { V: Object.fromEntries(E_EDGES.filter(([a]) => a === i).map(([, b, w]) => [`v${b}`, { w: { value: w } }])) },
+            U: { V: Object.fromEntries(U_EDGES.filter(([a]) => a === i).map(([, b]) => [`v${b}`, {}])) },
+          },
+        ]),
+      ),
+    },
+  };
+  const res = await fetch(`http://127.0.0.1:${restPort}/graph/G`, { method: "POST", body: JSON.stringify(body), headers: authorization ? { Authorization: authorization } : {} });
+  expect(await res.json()).to.deep.include({ error: false });
+}
+
 describe("algorithm-library installer (subprocess, piped answers, real server)", function () {
   this.timeout(60000);
   let server: RunningServer;
@@ -64,22 +83,7 @@ describe("algorithm-library installer (subprocess, piped answers, real server)",
     await admin.login();
     const created = await admin.run(undefined, SCHEMA);
     expect(created.code, created.lines.join("\n")).to.equal(0);
-    const body = {
-      vertices: { V: Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`v${i}`, {}])) },
-      edges: {
-        V: Object.fromEntries(
-          Array.from({ length: 6 }, (_, i) => [
-            `v${i}`,
-            {
-              E: { V: Object.fromEntries(E_EDGES.filter(([a]) => a === i).map(([, b, w]) => [`v${b}`, { w: { value: w } }])) },
-              U: { V: Object.fromEntries(U_EDGES.filter(([a]) => a === i).map(([, b]) => [`v${b}`, {}])) },
-            },
-          ]),
-        ),
-      },
-    };
-    const res = await fetch(`http://127.0.0.1:${server.restPort}/graph/G`, { method: "POST", body: JSON.stringify(body) });
-    expect(await res.json()).to.deep.include({ error: false });
+    await upsertGraph(server.restPort);
   });
 
   after(async () => {
@@ -87,19 +91,12 @@ describe("algorithm-library installer (subprocess, piped answers, real server)",
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /**
-   * Answers a printed request with the installed query it names: the request's query string
-   * converted by the manifest, as GET /query/{graph}/{name} does.
-   */
-  async function answer(url: URL): Promise<unknown[]> {
-    const [, , graph, name] = url.pathname.split("/");
-    const q = server.installedQueries.get(graph, name);
-    if (!q) throw new Error(`${name} is not installed`);
-    const args = queryArguments(q.manifest.params, url.searchParams);
-    if (!args.ok) throw new Error(args.message);
-    const r = await server.queryRuntime.get().run(server.services.engine.store, graph, q, args.args, { timeoutMs: 20000 });
-    if (!r.ok) throw new Error(r.message);
-    return JSON.parse(r.results) as unknown[];
+  /** Sends a printed request to the server as it is printed (GET, its query string); returns `results`. */
+  async function answer(url: URL, authorization?: string): Promise<unknown[]> {
+    const res = await fetch(url, authorization ? { headers: { Authorization: authorization } } : {});
+    const body = (await res.json()) as { error: boolean; message: string; results: unknown[] };
+    if (res.status !== 200 || body.error) throw new Error(`${url.pathname}: HTTP ${res.status} ${body.message}`);
+    return body.results;
   }
 
   const attribute = (name: string) => server.services.engine.store.read((s) => Array.from({ length: 6 }, (_, i) => s.attribute(s.lookup("V", `v${i}`)!, name)));
@@ -229,14 +226,15 @@ describe("algorithm-library installer (subprocess, piped answers, real server)",
   it("with authentication on: logs in with -u/-p, and every printed request carries the Bearer header", async () => {
     const secured = await startServer({ port: 0, gsqlPort: 0, log: () => undefined, auth: { enabled: true, scryptCost: { N: 1024, r: 8, p: 1 }, lockout: false } });
     try {
-      const url = `http://127.0.0.1:${secured.gsqlPort}`;
-      const admin = new LibraryServer({ gsqlUrl: url, user: "tigergraph", password: "tigergraph" });
+      const securedGsql = `http://127.0.0.1:${secured.gsqlPort}`;
+      const admin = new LibraryServer({ gsqlUrl: securedGsql, user: "tigergraph", password: "tigergraph" });
       await admin.login();
       expect((await admin.run(undefined, SCHEMA)).code).to.equal(0);
-      const refused = await runInstaller(["--host", url, "-u", "tigergraph", "-p", "wrong", "-g", "G", "-a", "tri_count"], "");
+      await upsertGraph(secured.restPort, "Basic " + Buffer.from("tigergraph:tigergraph").toString("base64"));
+      const refused = await runInstaller(["--host", securedGsql, "-u", "tigergraph", "-p", "wrong", "-g", "G", "-a", "tri_count"], "");
       expect(refused.code).to.equal(1);
       expect(refused.out).to.not.include("Creating");
-      const r = await runInstaller(["--host", url, "-u", "tigergraph", "-p", "tigergraph", "-g", "G", "-a", "tri_count", "--edge-types", "U", "--install"], "");
+      const r = await runInstaller(["--host", securedGsql, "-u", "tigergraph", "-p", "tigergraph", "-g", "G", "-a", "tri_count", "--edge-types", "U", "--install"], "");
       expect(r.code, r.out).to.equal(0);
       const requests = printedRequests(r.out);
       expect([...requests.keys()]).to.deep.equal(["tri_count", "tri_count_file"]);
@@ -245,6 +243,12 @@ describe("algorithm-library installer (subprocess, piped answers, real server)",
         expect(auth).to.equal(true);
       }
       expect(requests.get("tri_count_file")!.url.searchParams.get("f")).to.equal("/tmp/tri_count_file.csv");
+      // the request as printed, with a token in the header: the triangle 0-1-2 of U
+      const basicAuth = "Basic " + Buffer.from("tigergraph:tigergraph").toString("base64");
+      const granted = (await (await fetch(`http://127.0.0.1:${secured.restPort}/requesttoken`, { method: "POST", headers: { Authorization: basicAuth }, body: JSON.stringify({ graph: "G" }) })).json()) as { token: string };
+      const url = requests.get("tri_count")!.url;
+      expect((await fetch(url)).status).to.equal(401);
+      expect(await answer(url, `Bearer ${granted.token}`)).to.deep.equal([{ num_triangles: 1 }]);
     } finally {
       await secured.close();
     }
