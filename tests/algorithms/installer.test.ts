@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { startServer, type RunningServer } from "../../server/serve.js";
 import { LibraryServer } from "../../tools/algorithms/library-server.js";
 import { samePartition } from "./algo-harness.js";
+import { mulberry32 } from "../../tools/bench/rmat.js";
 
 const INSTALLER = fileURLToPath(new URL("../../tools/algorithms/installer.js", import.meta.url));
 
@@ -181,11 +182,15 @@ describe("algorithm-library installer (subprocess, piped answers, real server)",
   });
 
   it("asks again after a wrong answer; stops cleanly when the input ends", async () => {
-    const r = await runInstaller(["--host", gsqlUrl], ["Nope", "G", "0", "abc", "7", "V,X", "V", "", "", "14"].join("\n") + "\n");
+    const r = await runInstaller(["--host", gsqlUrl], ["Nope", "G", "0", "abc", "7", "V,X", "V", "", "", "6", "", "U", "E", "nope", "w", "", "14"].join("\n") + "\n");
     expect(r.out).to.include("There is no graph 'Nope' on the server.");
     expect(r.out).to.include("Please enter a number from 1 to 14.");
     expect(r.out).to.include("'X' is not a vertex type of the graph; choose from V.");
     expect(r.out).to.include("Creating tri_count, tri_count_file.");
+    // U has no numeric attribute to hold weights: asked again for the edge types, then for the attribute
+    expect(r.out).to.include("The chosen edge types share no numeric attribute to hold the weights; choose edge types that do.");
+    expect(r.out).to.include("'nope' is not one of w.");
+    expect(r.out).to.include("Creating shortest_path_any_wt, shortest_path_any_wt_file.");
     // input ends at the install question: nothing is installed
     expect(r.out).to.include("The input ended before the installer was done");
     expect(r.code).to.equal(3);
@@ -221,6 +226,30 @@ describe("algorithm-library installer (subprocess, piped answers, real server)",
     const list = await runInstaller(["--list"], "");
     expect(list.out).to.include("pageRank (PageRank): pageRank, pageRank_file, pageRank_attr; --attr result=");
     expect(list.out).to.include("cc_subquery (helper): cc_subquery");
+  });
+
+  it("fuzz: random and hostile answers never crash it; it asks again or stops cleanly", async () => {
+    const rnd = mulberry32(2024);
+    const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)];
+    const hostile = ["0", "-1", "99999999999999999999", "x'; DROP QUERY *; '", "\u0000", "é😀", "${graph}", "V\tE", ",", " , ", "V,V", "a".repeat(5000)];
+    const plausible = ["", "", "V", "E", "U", "E,U", "score", "label", "wdist", "path", "w", "y", "n"];
+    for (let run = 0; run < 3; run++) {
+      // per menu visit: a choice (mostly valid), then answers that are mostly plausible for the type and attribute questions
+      const answers: string[] = [];
+      for (let visit = 0; visit < 4; visit++) {
+        answers.push(rnd() < 0.8 ? String(1 + Math.floor(rnd() * 13)) : pick(hostile));
+        for (let i = 0; i < 6; i++) answers.push(rnd() < 0.7 ? pick(plausible) : pick(hostile));
+      }
+      answers.push("14", "n");
+      const r = await runInstaller(["--host", gsqlUrl, ...(run < 2 ? ["-g", "G"] : [])], answers.join("\n") + "\n");
+      expect([0, 3], r.out.slice(-2000)).to.include(r.code);
+      expect(r.out).to.not.include("gsql-algorithms:");
+      if (process.env.SHOW_FUZZ) console.log(r.out);
+    }
+    // the graph and its data are still there
+    expect(attribute("label")).to.have.length(6);
+    const vertices = (await (await fetch(`http://127.0.0.1:${server.restPort}/graph/G/vertices/V`)).json()) as { results: unknown[] };
+    expect(vertices.results).to.have.length(6);
   });
 
   it("with authentication on: logs in with -u/-p, and every printed request carries the Bearer header", async () => {
