@@ -146,9 +146,18 @@ export class Planner implements ItemPath {
     }
   }
 
+  /**
+   * Remember the identity of every accepted edge when some edge item (of `edges` or of any
+   * group of `edgeColumns`) uses an operator that needs its edge to exist: the edge may be
+   * created by any earlier item of the batch.
+   */
+  expectEdgeOperators(edges: unknown, groups: unknown): void {
+    const needy = (Array.isArray(edges) && edges.some((e: EdgeUpsert) => needsExisting(e?.attributes))) || (Array.isArray(groups) && groups.some((g: EdgeColumns) => Array.isArray(g?.attributes) && g.attributes.some(needsExisting)));
+    if (needy) this.edgeKeys ??= new Set();
+  }
+
   planEdges(items: EdgeUpsert[]): void {
     if (!Array.isArray(items)) throw new StoreError("INVALID_VALUE", "edges must be a list");
-    if (items.some((e) => needsExisting(e?.attributes))) this.edgeKeys ??= new Set();
     this.list = "edges";
     for (let index = 0; index < items.length; index++) {
       const item = items[index];
@@ -166,7 +175,6 @@ export class Planner implements ItemPath {
 
   planEdgeColumns(groups: EdgeColumns[]): void {
     if (!Array.isArray(groups)) throw new StoreError("INVALID_VALUE", "edgeColumns must be a list");
-    if (groups.some((g) => Array.isArray(g?.attributes) && g.attributes.some(needsExisting))) this.edgeKeys ??= new Set();
     groups.forEach((group, g) => {
       this.list = `edgeColumns[${g}]`;
       this.index = 0;

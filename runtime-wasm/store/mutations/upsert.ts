@@ -18,6 +18,7 @@ export function applyUpsert(state: StoreState, batch: UpsertBatch, options: Upse
   if (!plans) plansOf.set(state, (plans = new EdgePlans()));
   const planner = new Planner(state, options, plans);
   planner.planVertices(batch.vertices ?? []);
+  planner.expectEdgeOperators(batch.edges, batch.edgeColumns);
   planner.planEdges(batch.edges ?? []);
   planner.planEdgeColumns(batch.edgeColumns ?? []);
   const { vertexPlans, edgePlans } = planner;
