@@ -139,15 +139,19 @@ describe("store: items of one batch apply in order", () => {
       seen.add(id);
       vertices.push(person(id, age(next(50) - 10, op)));
     }
+    // Long runs of one edge type (linked in bulk) and short alternating ones (item by item).
     const knows = new Set<string>();
-    for (let i = 0; i < 6000; i++) {
+    const knowsItem = () => {
       const [a, b] = [`v${next(400)}`, `v${next(400)}`];
       const key = a < b ? `${a}|${b}` : `${b}|${a}`;
       const op = knows.has(key) ? ops[next(ops.length)] : ops[next(2) * 2];
       knows.add(key);
-      edges.push({ type: "Knows", from: P(a), to: P(b), attributes: [{ name: "weight", value: next(9), op }] });
-      edges.push({ type: "Follows", from: P(b), to: P(`v${next(400)}`) });
-    }
+      return { type: "Knows", from: P(a), to: P(b), attributes: [{ name: "weight", value: next(9), op }] };
+    };
+    const followsItem = () => ({ type: "Follows", from: P(`v${next(100)}`), to: P(`v${next(500)}`) });
+    for (let i = 0; i < 5000; i++) edges.push(knowsItem());
+    for (let i = 0; i < 5000; i++) edges.push(followsItem());
+    for (let i = 0; i < 1000; i++) edges.push(knowsItem(), followsItem());
     const r = store.upsert({ vertices, edges });
     expect(r.acceptedVertices).to.equal(3000);
     expect(r.acceptedEdges).to.equal(12000);
