@@ -6,6 +6,7 @@
 // `compact` folds all lists into one fresh contiguous chunk in slot order (a CSR) and
 // releases the old chunks.
 import type { Region, Space } from "../memory/space.js";
+import { EdgeFilter } from "./edge-filter.js";
 import { EdgeKeyIndex } from "./edge-index.js";
 
 interface Chunk {
@@ -24,8 +25,10 @@ const MIN_CHUNK = 4 * 1024;
 const MAX_CHUNK = 1024 * 1024;
 /** Lists above this many bytes get a chunk of their own. */
 const OWN_CHUNK = 64 * 1024;
-/** Lists longer than this are found through the key index rather than scanned. */
+/** Lists longer than this are asked of the filter before they are scanned. */
 export const SCAN_LIMIT = 32;
+/** Lists longer than this are searched through the key index rather than scanned. */
+const INDEX_LIMIT = 4096;
 /** Host metadata per slot: [capacity, chunk id | INDEXED]; chunk id NO_CHUNK when the slot has no list. */
 const NO_CHUNK = 0x3fffffff;
 const CHUNK_MASK = 0x3fffffff;
@@ -50,8 +53,9 @@ export class Adjacency {
   chunkBytes = 0;
   header: Region | null = null;
   dirty = true;
-  /** Present on adjacencies used to find edges by (source, target). */
+  /** Present on adjacencies used to find edges by (source, target): the filter, and the index of very long lists. */
   readonly index: EdgeKeyIndex | null;
+  readonly filter: EdgeFilter | null;
 
   constructor(
     private readonly space: Space,
@@ -60,6 +64,7 @@ export class Adjacency {
   ) {
     this.entryWords = entryBytes === 8 ? 2 : 1;
     this.index = indexed ? new EdgeKeyIndex() : null;
+    this.filter = indexed ? new EdgeFilter() : null;
   }
 
   degree(local: number): number {
@@ -96,6 +101,7 @@ export class Adjacency {
     if (this.entryWords === 2) u32[at + 1] = eid;
     u32[h + 1] = deg + 1;
     this.entryCount++;
+    this.filter?.add(local, target);
     if ((this.meta[local * 2 + 1] & INDEXED) !== 0) this.index!.add(local, target, eid);
     this.dirty = true;
   }
@@ -123,13 +129,10 @@ export class Adjacency {
     }
     u32[h + 1] = deg + count;
     this.entryCount += count;
+    const filter = this.filter;
+    if (filter !== null && filter.built) for (let k = from; k < from + count; k++) filter.add(local, targets[k]);
     if ((this.meta[local * 2 + 1] & INDEXED) !== 0) for (let k = from; k < from + count; k++) this.index!.add(local, targets[k], eids[k]);
     this.dirty = true;
-  }
-
-  /** Whether a search of `local`'s list goes through the key index (a long list), not a scan. */
-  searchesIndex(local: number): boolean {
-    return this.index !== null && this.degree(local) > SCAN_LIMIT;
   }
 
   /**
@@ -142,9 +145,13 @@ export class Adjacency {
     const head = (this.heads!.addr >>> 2) + local * 2;
     const deg = u32[head + 1];
     if (deg === 0) return -2;
-    if (deg > SCAN_LIMIT && this.index) {
-      if ((this.meta[local * 2 + 1] & INDEXED) === 0) this.indexList(local);
-      return this.index.find(local, target, accept);
+    if (deg > SCAN_LIMIT && this.filter !== null) {
+      if (this.filter.needsRebuild) this.rebuildFilter();
+      if (!this.filter.mightHave(local, target)) return -2;
+      if (deg > INDEX_LIMIT) {
+        if ((this.meta[local * 2 + 1] & INDEXED) === 0) this.indexList(local);
+        return this.index!.find(local, target, accept);
+      }
     }
     const words = this.entryWords;
     const start = u32[head] >>> 2;
@@ -177,6 +184,7 @@ export class Adjacency {
       if (indexed) this.index!.remove(local, target, eid);
     }
     if (removed === 0) return 0;
+    this.filter?.noteRemoved(removed);
     const kept = deg - removed;
     if (kept === 0) this.dropList(local);
     else if (this.space.frozen(this.chunks[this.meta[local * 2 + 1] & CHUNK_MASK]!.region)) {
@@ -210,6 +218,7 @@ export class Adjacency {
     }
     this.setDegree(local, 0);
     this.entryCount -= deg;
+    this.filter?.noteRemoved(deg);
     this.dropList(local);
     this.dirty = true;
     return deg;
@@ -378,6 +387,7 @@ export class Adjacency {
     this.slots = 0;
     this.entryCount = 0;
     this.index?.clear();
+    this.filter?.clear();
   }
 
   /** Rebuild from an image: degrees per slot and the entries of all lists back to back. */
@@ -404,6 +414,21 @@ export class Adjacency {
     this.chunkBytes = total;
     this.entryCount = count;
     this.dirty = true;
+  }
+
+  /** Refill the filter from every list (it was full, too stale, or never built). */
+  private rebuildFilter(): void {
+    const filter = this.filter!;
+    filter.reset(this.entryCount);
+    const u32 = this.space.arena.u32;
+    const heads = this.heads!.addr >>> 2;
+    const words = this.entryWords;
+    for (let local = 0; local < this.slots; local++) {
+      const deg = u32[heads + local * 2 + 1];
+      if (deg === 0) continue;
+      const from = u32[heads + local * 2] >>> 2;
+      for (let i = 0; i < deg; i++) filter.add(local, u32[from + i * words]);
+    }
   }
 
   private indexList(local: number): void {

@@ -7,6 +7,7 @@ import { Arena } from "../../../runtime-wasm/store/memory/arena.js";
 import { Space } from "../../../runtime-wasm/store/memory/space.js";
 import { createSharedMemory } from "../../../runtime-wasm/store/memory/wasm-memory.js";
 import { Adjacency, classFor, classSize, classWithin } from "../../../runtime-wasm/store/tables/adjacency.js";
+import { EdgeFilter } from "../../../runtime-wasm/store/tables/edge-filter.js";
 import { createStore, type Snapshot } from "../../../runtime-wasm/store/index.js";
 import { edge, schemaOf, vertex } from "./fixtures.js";
 
@@ -119,6 +120,28 @@ describe("store: edge lists", () => {
       expect(adj.slack).to.be.below(adj.chunkBytes / 8 + 8 * 1024);
     });
   }
+
+  it("the edge filter never forgets a pair, says 'maybe' to few absent ones, and asks for a rebuild when full or stale", () => {
+    const f = new EdgeFilter();
+    expect(f.needsRebuild).to.equal(true);
+    f.reset(100_000);
+    const next = random(3);
+    const pairs: [number, number][] = [];
+    for (let i = 0; i < 100_000; i++) pairs.push([next(50_000), next(1 << 30)]);
+    for (const [a, b] of pairs) f.add(a, b);
+    for (const [a, b] of pairs) if (!f.mightHave(a, b)) expect.fail(`forgot ${a} ${b}`);
+    let maybe = 0;
+    for (let i = 0; i < 100_000; i++) if (f.mightHave(50_000 + next(50_000), next(1 << 30))) maybe++;
+    expect(maybe / 100_000).to.be.below(0.03);
+    expect(f.needsRebuild).to.equal(false);
+    f.noteRemoved(30_000);
+    expect(f.needsRebuild).to.equal(true);
+    f.reset(10);
+    for (let i = 0; i < 128; i++) f.add(i, i);
+    expect(f.built).to.equal(true);
+    f.add(999, 999); // past twice its size: full
+    expect(f.needsRebuild).to.equal(true);
+  });
 
   it("a list that outgrows the chunk size of a young adjacency gets space of its own size", () => {
     // Two lists growing side by side, one entry at a time, past the first chunks' size.
