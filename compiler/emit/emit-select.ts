@@ -9,7 +9,8 @@
 //     LIMIT/OFFSET, and assigns the result to the target vertex-set variable.
 // The ACCUM body is emitted once per matched edge type, so `e.type` and `e.attr` resolve
 // statically. All-vertex mode ignores WHERE and HAVING.
-import { Ctl, RunFlags } from "../../runtime-wasm/query/abi.js";
+import { Ctl, RESULT_VERTEX_ID_BYTES, RunFlags, RunStatus, SELECT_RESULT_LIMIT_BYTES } from "../../runtime-wasm/query/abi.js";
+import { accumSize } from "./emit-accum.js";
 import type { IrExpr, IrHop, IrSelect } from "../ir/ir.js";
 import { BOOL, STRING } from "../ir/types.js";
 import { G } from "./context.js";
@@ -201,7 +202,7 @@ function selectBody(qe: QueryEmitter, f: FunctionScope, targetId: number, sel: I
   for (const [id, set] of marked) if (id !== sel.selected) out.push(vsetFree(cx, set.get()));
   out.push(m.if(m.and("i32", m.ne("i32", old.get(), m.i32(0)), m.ne("i32", old.get(), result.get())), vsetFree(cx, old.get())));
   if (ownSource) out.push(vsetFree(cx, src.get()));
-  out.push(m.if(monitor(), cx.host("selectEnd", [m.i32(sel.index), vsetCount(cx, result.get())])));
+  out.push(resultLimit(qe, result), m.if(monitor(), cx.host("selectEnd", [m.i32(sel.index), vsetCount(cx, result.get())])));
   return out;
 }
 
@@ -338,6 +339,23 @@ function dynamicTypes(qe: QueryEmitter, f: FunctionScope, hop: IrHop, out: Expr[
   }
   if (hop.dynamicTargets) result.targets = names(hop.dynamicTargets, [...qe.view.vertexByName.keys()]);
   return result;
+}
+
+/**
+ * A result over the SELECT result limit (interface: 2 GB; the host may set a lower one) ends
+ * the run with nothing returned and no error. Each vertex counts its id and the states of
+ * the query's vertex accumulators.
+ */
+function resultLimit(qe: QueryEmitter, result: Local): Expr {
+  const m = qe.m;
+  const perVertex = RESULT_VERTEX_ID_BYTES + qe.ir.accums.filter((a) => a.scope === "vertex").reduce((n, a) => n + accumSize(a.type), 0);
+  const ctl = () => m.globalGet(G.ctl, "i32");
+  const limit = m.convert("i32", "i64", m.load("i32", ctl(), Ctl.selectResultLimit), true);
+  const bytes = m.mul("i64", m.convert("i32", "i64", vsetCount(qe.cx, result.get()), true), m.i64(perVertex));
+  return m.if(
+    m.gt("i64", bytes, m.select(m.eqz("i32", m.load("i32", ctl(), Ctl.selectResultLimit)), m.i64(SELECT_RESULT_LIMIT_BYTES), limit), true),
+    m.seq(m.store("i32", ctl(), m.i32(RunStatus.ResultTooLarge), Ctl.status), m.unreachable()),
+  );
 }
 
 /** Vertex type names an edge type can lead to in a direction (undefined: unknown). */

@@ -5,7 +5,6 @@
 // recorded in its turn.
 import { isDeepStrictEqual } from "node:util";
 import { emptySchema } from "../../runtime-wasm/schema/types.js";
-import { emptyCatalogState } from "../catalog/catalog-state.js";
 import type { Engine } from "../engine/engine.js";
 import type { EngineCommand } from "../engine/commands.js";
 import { decodeCommand, encodeCommand, type CommandValue } from "./command-codec.js";
@@ -83,8 +82,8 @@ export async function openDurableEngine(
   options: PersistenceOptions & EngineStateOptions = {},
 ): Promise<{ persistence: Persistence; report: RecoveryReport }> {
   if (engine.commandLog) throw new Error("the engine already has a command log attached");
-  const { schema, gsqlCatalog } = engine.catalogImage();
-  if (engine.storeIfCreated || !isDeepStrictEqual(gsqlCatalog, emptyCatalogState()) || !isDeepStrictEqual(schema, emptySchema())) {
+  const { schema } = engine.catalogImage();
+  if (engine.storeIfCreated || !engine.catalogIsEmpty || !isDeepStrictEqual(schema, emptySchema())) {
     // Recovery would mix the two histories, and those changes would never reach the log.
     throw new Error("the engine already holds a schema or data: attach the data directory before making changes");
   }

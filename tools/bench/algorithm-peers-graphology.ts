@@ -30,7 +30,7 @@ export async function graphologyAlgorithms(g: { n: number; src: Uint32Array; dst
       connectedComponents: (require("graphology-components") as { connectedComponents: (graph: Graph) => unknown[][] }).connectedComponents,
       bfsPaths: (require("graphology-shortest-path/unweighted") as { singleSource: (graph: Graph, source: string) => Record<string, string[]> }).singleSource,
       dijkstra: (require("graphology-shortest-path/dijkstra") as { singleSource: (graph: Graph, source: string, weight: string) => Record<string, string[]> }).singleSource,
-      louvain: require("graphology-communities-louvain") as (graph: Graph) => Record<string, number>,
+      louvain: require("graphology-communities-louvain") as { detailed: (graph: Graph) => { count: number; modularity: number } },
     };
   } catch (err) {
     figures.notes.push(`graphology: not measured, its packages do not load from tools/bench/peers (npm run bench:peers): ${(err as Error).message.split("\n")[0]}`);
@@ -43,17 +43,17 @@ export async function graphologyAlgorithms(g: { n: number; src: Uint32Array; dst
   for (let i = 0; i < g.src.length; i++) graph.addEdge(g.src[i], g.dst[i], { w: g.w[i] });
   report.line(`${figures.name}: build the graph`, (performance.now() - t0) / 1000, "s");
 
-  const measure = (algorithm: string, run: () => unknown) => {
+  const measure = <T>(algorithm: string, run: () => T, describe: (result: T) => string = String) => {
     const t = performance.now();
     const result = run();
     const seconds = (performance.now() - t) / 1000;
     figures.seconds.set(algorithm, seconds);
-    report.line(`${figures.name} ${algorithm}`, seconds, "s", String(result));
+    report.line(`${figures.name} ${algorithm}`, seconds, "s", describe(result));
   };
   measure("pageRank", () => Math.max(...Object.values(lib.pagerank(graph, { alpha: 0.85, getEdgeWeight: null }))));
   measure("conn_comp", () => lib.connectedComponents(graph).length);
   measure("shortest_ss", () => Object.keys(lib.bfsPaths(graph, "0")).length);
   measure("shortest_path_any_wt", () => Object.keys(lib.dijkstra(graph, "0", "w")).length);
-  measure("louvain", () => new Set(Object.values(lib.louvain(graph))).size);
+  measure("louvain", () => lib.louvain.detailed(graph), (r) => `${r.count} communities, modularity ${r.modularity.toFixed(4)}`);
   return figures;
 }

@@ -94,6 +94,26 @@ async function install(name: string) {
   return { module: await WebAssembly.compile(compiled.bytes as Uint8Array<ArrayBuffer>), manifest: compiled.manifest };
 }
 
+/** Number of communities and modularity of louvain's printed partition (`All.@cid` per vertex). */
+function describeCommunities(g: AlgoGraph, results: string): string {
+  const records = (JSON.parse(results) as { All: { v_id: string; attributes: Record<string, number> }[] }[])[0].All;
+  const community = new Float64Array(g.n);
+  for (const r of records) community[Number(r.v_id)] = r.attributes["All.@cid"];
+  const degreeSum = new Map<number, number>();
+  let inside = 0;
+  for (let i = 0; i < g.src.length; i++) {
+    const [a, b] = [community[g.src[i]], community[g.dst[i]]];
+    degreeSum.set(a, (degreeSum.get(a) ?? 0) + 1);
+    degreeSum.set(b, (degreeSum.get(b) ?? 0) + 1);
+    if (a === b) inside += 2;
+  }
+  const twiceEdges = 2 * g.src.length;
+  let squares = 0;
+  for (const d of degreeSum.values()) squares += d * d;
+  const communities = new Set(community).size;
+  return `${communities} communities, modularity ${(inside / twiceEdges - squares / (twiceEdges * twiceEdges)).toFixed(4)}`;
+}
+
 /** Seconds per algorithm of one peer (undefined: not measured, with the reason in `notes`). */
 interface PeerFigures {
   name: string;
@@ -173,7 +193,8 @@ async function run(report: BenchReport): Promise<void> {
         continue;
       }
       ours.set(m.name, r.ms / 1000);
-      report.line(`wasmgraph ${m.name}`, r.ms / 1000, "s", `${r.results.length} bytes of JSON${m.note ? "; " + m.note : ""}`);
+      const quality = m.name === "louvain" ? `${describeCommunities(g, r.results)}; ` : "";
+      report.line(`wasmgraph ${m.name}`, r.ms / 1000, "s", `${quality}${r.results.length} bytes of JSON${m.note ? "; " + m.note : ""}`);
     }
   } finally {
     await runtime.close();

@@ -60,6 +60,9 @@ describe("REST /query: parameters", function () {
       expect(r.json).to.deep.equal(ok([{ i: 5, u: 6, d: 1.5, b: true, s: "from body", t: "2020-02-02 02:02:02", k: 9 }]));
       const over = await s.send("GET", "/query/G/scalars?k=1&s=url", payload);
       expect(over.json).to.deep.equal(ok([{ i: 5, u: 6, d: 1.5, b: true, s: "url", t: "2020-02-02 02:02:02", k: 1 }]));
+      // A POST whose body is not JSON is a payload too.
+      const form = await s.send("POST", "/query/G/sets?xs=4", "xs=1&ss=b", { "Content-Type": "application/x-www-form-urlencoded" });
+      expect(form.json).to.deep.equal(ok([{ xs: [4], ss: ["b"] }]));
       const indexed = await s.send("GET", "/query/G/any_set", "vs[0]=oslo&vs[0].type=City");
       expect(indexed.json).to.deep.equal(ok([{ vs: ["oslo"] }]));
     });

@@ -8,6 +8,7 @@ import { Engine } from "../../../server/engine/engine.js";
 import type { EngineCommand } from "../../../server/engine/commands.js";
 import { createStore } from "../../../runtime-wasm/store/index.js";
 import { startTestServer } from "../../helpers/http.js";
+import { request } from "node:http";
 import { ok, PEOPLE, startQueryServer, type QueryServer } from "./query-fixture.js";
 
 describe("REST /query: running", function () {
@@ -51,6 +52,32 @@ describe("REST /query: running", function () {
     expect(bad.json.message).to.equal("The GSQL-TIMEOUT header must be a whole number of milliseconds, not 'soon'.");
   });
 
+  it("a client that hangs up stops its query", async () => {
+    const pool = s.server.queryRuntime.get().pool;
+    const req = request(`${s.restUrl}/query/G/spin?timeout=60`);
+    req.on("error", () => undefined);
+    req.end();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(pool.busy).to.equal(1);
+    req.destroy();
+    const until = Date.now() + 3000;
+    while (pool.busy > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(pool.busy).to.equal(0);
+  });
+
+  it("an uncaught RAISE and a run-time error answer the envelope with error true", async () => {
+    expect((await s.send("GET", "/query/G/boom?x=5")).json).to.deep.equal(ok([{ q: 2 }]));
+    const raised = await s.send("GET", "/query/G/boom?x=10");
+    expect({ status: raised.status, json: raised.json }).to.deep.equal({
+      status: 200,
+      json: { version: { edition: "wasmgraph", api: "v2", schema: 0 }, error: true, message: "x is too big", results: [], code: "40001" },
+    });
+    const divided = await s.send("GET", "/query/G/boom?x=0");
+    expect(divided.status).to.equal(200);
+    expect(divided.json).to.include({ error: true });
+    expect(divided.json.message).to.match(/^Runtime Error: /);
+  });
+
   it("runs see one snapshot of the graph while upserts go on", async () => {
     const run = s.send("GET", "/query/G/slow_count?spins=30000000");
     let done = false;
@@ -74,14 +101,15 @@ describe("REST /query: running", function () {
     for (let i = 0; i < 3; i++) await s.send("GET", "/query/G/typed_vertex?p=ann");
     const stats = (await s.send("GET", "/statistics?seconds=60")).json;
     expect(stats["GET /query/G/typed_vertex"].CompletedRequests).to.be.at.least(3);
-    expect(stats["GET /query/G/spin"]).to.include({ CompletedRequests: 1, TimeoutRequests: 2 });
+    // spin: two runs stopped by their limits; the refused header and the hang-up ended otherwise.
+    expect(stats["GET /query/G/spin"]).to.include({ CompletedRequests: 2, TimeoutRequests: 2 });
     expect(stats["GET /query/G/nope"]).to.equal(undefined);
   });
 
   it("/endpoints?dynamic=true describes every installed query", async () => {
     const listing = (await s.send("GET", "/endpoints?dynamic=true")).json;
     expect(Object.keys(listing)).to.deep.equal(
-      ["add_person", "any_set", "any_vertex", "birthday", "scalars", "sets", "slow_count", "spin", "typed_set", "typed_vertex"].map((q) => `GET /query/G/${q}`),
+      ["add_person", "any_set", "any_vertex", "birthday", "boom", "scalars", "sets", "slow_count", "spin", "typed_set", "typed_vertex"].map((q) => `GET /query/G/${q}`),
     );
     const common = { method: "GET", function: "queryDispatcher", action: "query", target: "GPE", payload: [{ rule: "AS_QUERY_STRING" }], graph_name: "G" };
     expect(listing["GET /query/G/scalars"]).to.deep.equal({
