@@ -83,6 +83,9 @@ export function bindExpr(cx: QueryContext, e: AstExpr): BoundExpr {
       const operand = bindExpr(cx, e.operand);
       if (e.op === "NOT") {
         if (!isPrimitive(operand.type, "BOOL") && operand.type.kind !== "error") cx.error("GSQL3005", e.operand.range, { actual: typeToString(operand.type) });
+        if (operand.kind === "binary" && (operand.left.kind === "pseudoAttr" || operand.right.kind === "pseudoAttr")) {
+          cx.error("GSQL3043", range);
+        }
         return { kind: "unary", op: "NOT", operand, type: T.BOOL, range };
       }
       if (!isNumeric(operand.type) && operand.type.kind !== "error") {
@@ -119,8 +122,13 @@ export function bindExpr(cx: QueryContext, e: AstExpr): BoundExpr {
       return { kind: "in", negated: e.negated, value, collection, type: T.BOOL, range };
     }
     case "Like": {
+      // gsql-semantics §7.3: LIKE belongs to WHERE clauses, and its pattern is known before
+      // the rows are read (a literal or a query parameter).
+      if (!cx.inWhere) cx.error("GSQL3028", range, { what: "LIKE", where: "in a WHERE clause" });
       const value = bindExpecting(cx, e.value, T.STRING);
       const pattern = bindExpecting(cx, e.pattern, T.STRING);
+      const fixed = pattern.kind === "literal" || (pattern.kind === "ref" && pattern.decl.declKind === "param");
+      if (!fixed && pattern.type.kind !== "error") cx.error("GSQL3042", e.pattern.range);
       const out: BoundExpr = { kind: "like", negated: e.negated, value, pattern, type: T.BOOL, range };
       if (e.escape?.kind === "StringLiteral") out.escape = e.escape.value;
       return out;
@@ -239,7 +247,10 @@ export function bindName(cx: QueryContext, id: AstIdent): BoundExpr {
       case "alias":
         cx.select?.used.add(d);
         return { kind: "ref", decl: d, type: aliasType(d), range };
-      case "param": case "var": case "loopvar":
+      case "var":
+        if (d.level === "dml") cx.select?.usedLocals.add(d);
+        return { kind: "ref", decl: d, type: d.type, range };
+      case "param": case "loopvar":
         return { kind: "ref", decl: d, type: d.type, range };
       case "vset":
         return { kind: "ref", decl: d, type: { kind: "vertexSet", vertexTypes: d.vertexTypes }, range };
