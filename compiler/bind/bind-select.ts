@@ -48,6 +48,11 @@ export function bindPatterns(cx: QueryContext, scope: SelectScope, patterns: Ast
   let source: BoundSelect["source"] | undefined;
   const hops: PatternHop[] = [];
   for (const [i, pattern] of patterns.entries()) {
+    // Comma-separated patterns are joined on their common aliases; one sharing none would
+    // multiply the match tables.
+    const earlier = new Set(scope.aliases.keys());
+    const names = [...pattern.vertices.map((v) => v.alias), ...pattern.edges.map((e) => e.alias)].filter((a) => a !== undefined);
+    if (i > 0 && !names.some((a) => earlier.has(a.name))) cx.error("GSQL3049", pattern.range);
     const src = bindSource(cx, scope, pattern.vertices[0]!, i === 0);
     if (i === 0) source = src;
     let from = src.alias;

@@ -49,4 +49,5 @@ export const TYPE_CODES = {
   GSQL3046: { severity: "error", message: "a RANGE step of 0 never ends" },
   GSQL3047: { severity: "error", message: "the grouping columns come before the aggregated ones: '{name}' follows '{aggregate}'" },
   GSQL3048: { severity: "error", message: "an aggregate in {clause} must also be a column of the SELECT (give it an AS name and use that)" },
+  GSQL3049: { severity: "error", message: "this pattern shares no alias with the patterns before it in FROM; comma-separated patterns are joined on a common alias" },
 } as const;

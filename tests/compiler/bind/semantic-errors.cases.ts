@@ -165,4 +165,8 @@ CASES.push(
     text: q(`  SELECT s.age AS age, SUM(⟪s.name) AS n INTO t1 FROM Person:s GROUP BY s.age;`, "q()", "V2") },
   { name: "SELECT ... INTO a name already used", codes: ["GSQL2011"],
     text: q(`  INT t1 = 0;\n  SELECT s.age AS age INTO ⟪t1 FROM Person:s;`, "q()", "V2") },
+  { name: "ListAccum nested four deep", codes: ["GSQL3021"],
+    text: q(`  ⟪ListAccum<ListAccum<ListAccum<ListAccum<INT>>>> @@deep;`) },
+  { name: "comma-separated patterns without a common alias", codes: ["GSQL3049"],
+    text: q(`  R = SELECT t FROM Person:s -(Knows>:e)- Person:t, ⟪Person:x -(Friend)- Person:y;`, "q()", "V2") },
 );
