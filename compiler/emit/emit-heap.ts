@@ -91,7 +91,8 @@ function siftDown(cx: EmitContext, h: HeapAccum): string {
         (l) => [
           child.set(m.add("i32", m.shl("i32", i.get(), m.i32(1)), m.i32(1))),
           m.if(
-            m.and("i32", m.lt("i32", m.add("i32", child.get(), m.i32(1)), len.get(), true), above(cx, h, heap, at(m.add("i32", child.get(), m.i32(1))), at(child.get()))),
+            // the right child's slot is read only when it exists (memory past `len` is not initialised)
+            m.if(m.lt("i32", m.add("i32", child.get(), m.i32(1)), len.get(), true), above(cx, h, heap, at(m.add("i32", child.get(), m.i32(1))), at(child.get())), m.i32(0)),
             child.set(m.add("i32", child.get(), m.i32(1))),
           ),
           m.brIf(l.exit, m.eqz("i32", above(cx, h, heap, at(child.get()), at(i.get())))),
@@ -260,7 +261,8 @@ export function heapSorted(cx: EmitContext, h: HeapAccum, heap: Expr): Expr {
         x.set(m.load("i32", at(i.get()))),
         j.set(i.get()),
         f.whileLoop(
-          () => m.and("i32", m.gt("i32", j.get(), m.i32(0)), m.lt("i32", m.call(rankCompare(cx, h), [x.get(), m.load("i32", at(m.sub("i32", j.get(), m.i32(1))))], "i32"), m.i32(0))),
+          // slot j - 1 is read only when j > 0
+          () => m.if(m.gt("i32", j.get(), m.i32(0)), m.lt("i32", m.call(rankCompare(cx, h), [x.get(), m.load("i32", at(m.sub("i32", j.get(), m.i32(1))))], "i32"), m.i32(0)), m.i32(0)),
           () => [m.store("i32", at(j.get()), m.load("i32", at(m.sub("i32", j.get(), m.i32(1))))), j.set(m.sub("i32", j.get(), m.i32(1)))],
         ),
         m.store("i32", at(j.get()), x.get()),

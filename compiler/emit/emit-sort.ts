@@ -48,11 +48,12 @@ export function sortRows(cx: EmitContext, cmp: string, rows: Expr, n: Expr): Exp
                 () => m.lt("i32", k.get(), hi.get(), true),
                 () => [
                   // take from the left run unless the right one's head sorts strictly first
+                  // (rows are compared only while both runs have one: past a run's end is not a row)
                   m.if(
-                    m.and(
-                      "i32",
+                    m.if(
                       m.lt("i32", i.get(), mid.get(), true),
-                      m.or("i32", m.ge("i32", j.get(), hi.get(), true), m.le("i32", m.call(cmp, [m.load("i32", at(src.get(), i.get())), m.load("i32", at(src.get(), j.get()))], "i32"), m.i32(0))),
+                      m.if(m.ge("i32", j.get(), hi.get(), true), m.i32(1), m.le("i32", m.call(cmp, [m.load("i32", at(src.get(), i.get())), m.load("i32", at(src.get(), j.get()))], "i32"), m.i32(0))),
+                      m.i32(0),
                     ),
                     m.seq(m.store("i32", at(dst.get(), k.get()), m.load("i32", at(src.get(), i.get()))), i.set(m.add("i32", i.get(), m.i32(1)))),
                     m.seq(m.store("i32", at(dst.get(), k.get()), m.load("i32", at(src.get(), j.get()))), j.set(m.add("i32", j.get(), m.i32(1)))),

@@ -7,9 +7,9 @@ import type Router from "@koa/router";
 import type { Context, Next } from "koa";
 import { RestError } from "../http/rest-error.js";
 import type { AuthService } from "./auth-service.js";
-import { restRule, type AccessRule } from "./access-table.js";
+import { REST_ACCESS, restRule, type AccessRule } from "./access-table.js";
 import { decidePrivileges, decideRunQuery, type Decision } from "./decide.js";
-import { isSuperuser, type Principal } from "./access.js";
+import { allows, isSuperuser, type Principal } from "./access.js";
 import { authenticateHeader } from "./request-credentials.js";
 import { isTokenPath } from "./token-routes.js";
 
@@ -20,6 +20,8 @@ export function restAuthMiddleware(auth: AuthService, router: Router) {
     const who = await authenticateHeader(auth, ctx.get("Authorization") || undefined, ctx.req.socket.remoteAddress);
     if (!who.ok) throw new RestError(401, who.code, who.message);
     ctx.state.principal = who.principal;
+    // Listings that span graphs (GET /endpoints) show only what the caller could ask for graph by graph.
+    ctx.state.graphVisible = (graph: string) => allows(auth.store, who.principal, ["READ_SCHEMA"], graph);
     const decision = decideRoute(auth, who.principal, router, ctx);
     if (!decision.ok) throw new RestError(403, "REST-10016", `Access Denied because ${decision.reason}.`);
     return next();
@@ -38,7 +40,9 @@ function decideRoute(auth: AuthService, principal: Principal, router: Router, ct
     return isSuperuser(auth.store, principal) ? { ok: true } : { ok: false, reason: `the endpoint ${key} is open to superusers only` };
   }
   const params = pathParams(layer.path, ctx.path);
-  return decideRule(auth, principal, rule, requestGraph(auth, params, ctx), params.query_name);
+  // The graph-less form of a `/{graph_name}` endpoint addresses the only graph, as its handler does.
+  const graphlessForm = REST_ACCESS[key] === undefined;
+  return decideRule(auth, principal, rule, requestGraph(auth, params, ctx, !graphlessForm), params.query_name);
 }
 
 function decideRule(auth: AuthService, principal: Principal, rule: AccessRule, graph: string | undefined, query: string | undefined): Decision {
@@ -59,11 +63,14 @@ function decideRule(auth: AuthService, principal: Principal, rule: AccessRule, g
   }
 }
 
-/** The graph a request addresses: its path, its graph_name parameter, or the only graph there is. */
-function requestGraph(auth: AuthService, params: Record<string, string>, ctx: Context): string | undefined {
+/**
+ * The graph a request addresses: its path, its graph_name parameter (for endpoints that take
+ * it there), or the only graph there is.
+ */
+function requestGraph(auth: AuthService, params: Record<string, string>, ctx: Context, queryNamesGraph: boolean): string | undefined {
   if (params.graph_name !== undefined) return params.graph_name;
   const fromQuery = ctx.query.graph_name;
-  if (typeof fromQuery === "string") return fromQuery;
+  if (queryNamesGraph && typeof fromQuery === "string") return fromQuery;
   const names = auth.engine.graphNames();
   return names.length === 1 ? names[0] : undefined;
 }

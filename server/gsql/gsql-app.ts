@@ -28,6 +28,8 @@ export interface GsqlAppOptions {
   auth?: GsqlAuth;
   /** Largest GSQL text accepted, in bytes. */
   bodyLimitBytes?: number;
+  /** Holds answers until the request's changes are durable (server/persist); absent: memory only. */
+  durableWrites?: Koa.Middleware;
   log?: (line: string) => void;
 }
 
@@ -58,6 +60,7 @@ export function createGsqlApp(options: GsqlAppOptions): Koa {
     return next();
   });
   koa.use(errorsAsText(app));
+  if (options.durableWrites) koa.use(options.durableWrites);
   koa.use(guard(app, router));
   koa.use(router.routes());
   koa.use(async (ctx, next) => {
@@ -127,6 +130,12 @@ export function authorized(ctx: Context, _app: GsqlAppContext): boolean {
   return false;
 }
 
+/** Who the guard let this request through as (absent: authentication off). */
+export function requestPrincipal(ctx: Context): Principal | undefined {
+  const decision = ctx.state.gsqlAuth as AuthDecision | undefined;
+  return decision?.ok ? decision.principal : undefined;
+}
+
 /** POST .../file, .../command, /gsql/v1/statements: runs the text, streaming the output. */
 async function runStatements(ctx: Context, app: GsqlAppContext, mode: "file" | "interactive", encoding: "form" | "plain"): Promise<void> {
   if (!authorized(ctx, app)) return;
@@ -137,8 +146,7 @@ async function runStatements(ctx: Context, app: GsqlAppContext, mode: "file" | "
   ctx.type = "text/plain; charset=utf-8";
   ctx.body = out.stream;
   // The body streams while the statements run; the return-code line ends it.
-  const principal = (ctx.state.gsqlAuth as AuthDecision | undefined)?.ok ? (ctx.state.gsqlAuth as { principal?: Principal }).principal : undefined;
-  void runGsql({ text, mode, session, principal }, app.exec, out).then(
+  void runGsql({ text, mode, session, principal: requestPrincipal(ctx) }, app.exec, out).then(
     (result) => out.finish(result.returnCode),
     (err: unknown) => {
       app.log(`GSQL run failed: ${err instanceof Error ? err.stack : String(err)}`);

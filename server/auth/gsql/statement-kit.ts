@@ -26,7 +26,7 @@ export function requirePrivileges(auth: AuthService, ctx: StatementContext, priv
  * undefined, with the reason printed, when there is no shell to ask or no answer came.
  */
 export async function askShell(ctx: StatementContext, kind: string, command: string): Promise<string | undefined> {
-  const dialog = ctx.services.dialogs.open();
+  const dialog = ctx.services.dialogs.open(ctx.principal);
   dialog.answer.catch(() => undefined);
   try {
     ctx.out.interact(kind, dialog.id);

@@ -164,7 +164,7 @@ export async function runClearGraphStore(s: AstClearGraphStore, ctx: StatementCo
       ctx.out.line("CLEAR GRAPH STORE asks for a confirmation; in a script write CLEAR GRAPH STORE -HARD.");
       return "error";
     }
-    const dialog = ctx.services.dialogs.open();
+    const dialog = ctx.services.dialogs.open(ctx.principal);
     ctx.out.interact("ClearStoreQb", dialog.id);
     let answer: string;
     try {

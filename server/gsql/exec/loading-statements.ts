@@ -7,7 +7,7 @@ import { DiagnosticLog } from "../../../compiler/diagnostics/index.js";
 import { bindLoadingJob } from "../../../compiler/bind/index.js";
 import { planFromBoundJob } from "../../loading/bound-adapter.js";
 import { runLoadingJob } from "../../loading/run-job.js";
-import { formatLoadingJob } from "../../loading/plan-text.js";
+import { loadingJobRecord } from "../../loading/job-record.js";
 import type { LoadingJobPlan } from "../../loading/plan.js";
 import type { CatalogChange } from "../../catalog/catalog-state.js";
 import { nameList, submit, workingGraph, type Outcome, type StatementContext } from "./context.js";
@@ -38,24 +38,9 @@ export function runCreateLoadingJob(s: AstCreateLoadingJob, ctx: StatementContex
     ctx.out.line(`Semantic Check Fails: ${err instanceof Error ? err.message : String(err)}`);
     return failed();
   }
-  // Kept in the normalised form `ls` and SHOW JOB print; the catalog stores it without the listing indentation.
-  const text = formatLoadingJob(plan).map((line) => line.trim().replace(/^- /, "")).join("\n");
-  submit(ctx, [{ kind: "put-loading-job", job: { name, graph, text, plan, types: typesWritten(plan) } }]);
+  submit(ctx, [{ kind: "put-loading-job", job: loadingJobRecord(plan) }]);
   ctx.out.line(`Successfully created loading jobs: ${nameList([name])}.`);
   return "ok";
-}
-
-/** Vertex and edge types a plan writes or deletes. */
-function typesWritten(plan: LoadingJobPlan): string[] {
-  const types = new Set<string>();
-  for (const st of plan.statements) {
-    if (st.kind === "load") {
-      for (const d of st.destinations) if (d.kind === "vertex" || d.kind === "edge") types.add(d.type);
-    } else {
-      types.add(st.type);
-    }
-  }
-  return [...types];
 }
 
 /** USING options of RUN LOADING JOB that are not file variables. */

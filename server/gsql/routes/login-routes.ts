@@ -3,7 +3,7 @@
 // for completion, and the session-abort call the client sends on exit.
 import type Router from "@koa/router";
 import { EDITION, PRODUCT_VERSION } from "../../version.js";
-import { authorized, type GsqlAppContext } from "../gsql-app.js";
+import { authorized, requestPrincipal, type GsqlAppContext } from "../gsql-app.js";
 import { BadGsqlRequest, readGsqlText } from "../request-text.js";
 
 const MAX_LOGIN_BYTES = 64 * 1024;
@@ -40,7 +40,7 @@ export function registerLoginRoutes(router: Router, app: GsqlAppContext): void {
     if (!authorized(ctx, app)) return;
     const body = await readGsqlText(ctx, MAX_LOGIN_BYTES, "form");
     ctx.type = "text/plain; charset=utf-8";
-    if (!app.exec.dialogs.answer(body)) {
+    if (!app.exec.dialogs.answer(body, requestPrincipal(ctx))) {
       ctx.status = 404;
       ctx.body = "No dialog is waiting for this answer (it may have timed out).\n";
       return;
