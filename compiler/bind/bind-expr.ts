@@ -390,12 +390,10 @@ function bindAttribute(cx: QueryContext, target: BoundExpr, name: string, nameRa
     attr.owners.push({ typeName: tn, element: isEdge ? "edge" : "vertex", index });
     if (!type) type = at;
     else if (isNumeric(type) && isNumeric(at)) type = widen(type, at);
-    else if (!sameType(type, at)) {
-      // Types disagree: an error where the pattern fixed the types; for a vertex of any
-      // type the value's type is only known at run time (each owner keeps its own type).
-      if (typeNames !== undefined && !anyTyped(cx, target)) {
-        cx.error("GSQL3001", nameRange, { expected: typeToString(type), actual: `${typeToString(at)} (attribute ${name} of ${tn})` });
-      }
+    else if (!sameType(type, at) && type.kind !== "error") {
+      // Types disagree, also for a vertex of any type: the value would have no one type to
+      // compute with, so the types must be narrowed (a typed parameter, a target type).
+      cx.error("GSQL3001", nameRange, { expected: typeToString(type), actual: `${typeToString(at)} (attribute ${name} of ${tn})` });
       type = T.ERROR;
     }
   }
@@ -406,10 +404,6 @@ function bindAttribute(cx: QueryContext, target: BoundExpr, name: string, nameRa
     return errorExpr(range);
   }
   return { kind: "attr", target, attr, type, range };
-}
-
-function anyTyped(cx: QueryContext, e: BoundExpr): boolean {
-  return (e.type.kind === "edge" ? edgeTypesOf(e) : vertexTypesOf(cx, e)) === undefined;
 }
 
 function describeTypes(kind: string, names: string[]): string {

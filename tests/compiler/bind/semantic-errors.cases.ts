@@ -169,4 +169,7 @@ CASES.push(
     text: q(`  ⟪ListAccum<ListAccum<ListAccum<ListAccum<INT>>>> @@deep;`) },
   { name: "comma-separated patterns without a common alias", codes: ["GSQL3049"],
     text: q(`  R = SELECT t FROM Person:s -(Knows>:e)- Person:t, ⟪Person:x -(Friend)- Person:y;`, "q()", "V2") },
+  { name: "attribute whose type differs between the types a vertex may have", codes: ["GSQL3001"],
+    text: `CREATE VERTEX Box (PRIMARY_ID bid STRING, age STRING)\nCREATE GRAPH Mixed (Person, Box)\n` +
+      `CREATE QUERY q(VERTEX v) FOR GRAPH Mixed {\n  S = {v};\n  S = SELECT s FROM S:s WHERE s.⟪age == 1;\n}\n` },
 );
