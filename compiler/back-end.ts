@@ -1,8 +1,8 @@
 // The compiler back end as one call: a bound query → IR → passes → one WebAssembly module
 // and its manifest. Used by the server's INSTALL, `gsqlc compile` and the tests. The
 // optimisation level: 0 runs only the passes the semantics need, 1 (a default install) adds
-// the cheap IR passes, 2-3 (INSTALL QUERY -OPTIMIZE, `gsqlc compile -O2/-O3`) add Binaryen's
-// optimiser at that level.
+// the cheap IR passes and Binaryen's inlining of small helpers, 2-3 (INSTALL QUERY -OPTIMIZE,
+// `gsqlc compile -O2/-O3`) add the heavier IR passes and Binaryen's whole optimiser at that level.
 import type { BoundQuery } from "./bind/bound.js";
 import type { DatabaseSchema } from "../runtime-wasm/schema/types.js";
 import type { QueryManifest } from "../runtime-wasm/query/manifest.js";
@@ -36,12 +36,30 @@ export { EmitError } from "./emit/module.js";
 export function compileQuery(bound: BoundQuery, schema: DatabaseSchema, level: OptimizeLevel = 1, withText = false, callees: BoundQuery[] = []): CompiledQueryModule {
   const t0 = performance.now();
   const ir = lower(bound);
-  const calleeIrs = callees.filter((c) => c.name !== bound.name).map(lower);
+  const calleeIrs = reachable(ir, callees.filter((c) => c.name !== bound.name));
   const t1 = performance.now();
   const optimized = optimizeIr(ir, level);
   const optimizedCallees = calleeIrs.map((c) => optimizeIr(c, level));
   const t2 = performance.now();
-  const { bytes, manifest, text } = emitQuery(optimized, { schema, optimizeLevel: level >= 2 ? level : 0, withText, callees: optimizedCallees });
+  const { bytes, manifest, text } = emitQuery(optimized, { schema, optimizeLevel: level, withText, callees: optimizedCallees });
   const t3 = performance.now();
   return { ir: optimized, bytes, manifest, text, timings: { lower: t1 - t0, passes: t2 - t1, emit: t3 - t2 } };
+}
+
+/** The callees the query reaches through its calls, lowered (others given are left out). */
+function reachable(query: IrQuery, callees: BoundQuery[]): IrQuery[] {
+  const byName = new Map(callees.map((c) => [c.name, c]));
+  const lowered = new Map<string, IrQuery>();
+  const visit = (q: IrQuery) => {
+    for (const name of q.calls) {
+      const callee = byName.get(name);
+      if (callee && !lowered.has(name)) {
+        const ir = lower(callee);
+        lowered.set(name, ir);
+        visit(ir);
+      }
+    }
+  };
+  visit(query);
+  return [...lowered.values()];
 }

@@ -14,6 +14,7 @@ import { registerEdges } from "./routes/edges.js";
 import { registerUpsert } from "./routes/upsert.js";
 import { registerBuiltins } from "./routes/builtins.js";
 import { registerDdl } from "./routes/ddl.js";
+import { registerQueries, type QueryEndpointServices } from "./routes/query.js";
 import type { AuthService } from "./auth/auth-service.js";
 import { restAuthMiddleware } from "./auth/rest-auth.js";
 import { registerTokenRoutes } from "./auth/token-routes.js";
@@ -24,6 +25,8 @@ export interface RestAppOptions extends RestServiceOptions {
   auth?: AuthService;
   /** Holds each answer until the request's writes are durable (server/persist); absent: memory only. */
   durableWrites?: Koa.Middleware;
+  /** The installed queries GET|POST /query/{graph}/{name} runs; absent: no query endpoints. */
+  queries?: QueryEndpointServices;
 }
 
 export interface RestApp {
@@ -42,6 +45,7 @@ export function createRestApp(options: RestAppOptions = {}): RestApp {
   registerUpsert(router, services);
   registerBuiltins(router, services);
   registerDdl(router, services);
+  if (options.queries) registerQueries(router, services, options.queries);
   const auth = options.auth?.enabled ? options.auth : undefined;
   if (auth) registerTokenRoutes(router, auth);
   app.use(statisticsMiddleware(services.statistics));

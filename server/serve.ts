@@ -24,7 +24,7 @@ import { AuthService, type AuthOptions } from "./auth/auth-service.js";
 import { registerAuthStatements } from "./auth/gsql/register.js";
 import { createGsqlServerAuth } from "./auth/gsql-server-auth.js";
 
-export interface ServeOptions extends Omit<RestAppOptions, "auth" | "durableWrites"> {
+export interface ServeOptions extends Omit<RestAppOptions, "auth" | "durableWrites" | "queries"> {
   port: number;
   /** Authentication: off unless `enabled` (wasmgraph serve --auth). */
   auth?: AuthOptions;
@@ -100,7 +100,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     : undefined;
   // After recovery: the users, roles and secrets of the data directory are known by now.
   if (auth.enabled) await auth.ensureSuperuser();
-  const { app, services } = createRestApp({ ...options, engine, auth, durableWrites: durable?.persistence.requestMiddleware() });
+  const { app, services } = createRestApp({
+    ...options,
+    engine,
+    auth,
+    durableWrites: durable?.persistence.requestMiddleware(),
+    queries: { installed: installedQueries, runtime: () => queryRuntime.get() },
+  });
+  installedQueries.publishTo(services.endpoints);
   let servers: Server[];
   try {
     servers = [await listen(app, options.port, host)];
@@ -113,7 +120,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   let gsqlPort: number | undefined;
   let demo: DemoResult | undefined;
   if (options.gsqlPort !== undefined) {
-    const gsqlServer = await listen(createGsqlApp({ exec: gsql, restHandler: app.callback(), log, auth: createGsqlServerAuth(auth) }), options.gsqlPort, host);
+    const gsqlApp = createGsqlApp({ exec: gsql, restHandler: app.callback(), log, auth: createGsqlServerAuth(auth), durableWrites: durable?.persistence.requestMiddleware() });
+    const gsqlServer = await listen(gsqlApp, options.gsqlPort, host);
     gsqlPort = (gsqlServer.address() as AddressInfo).port;
     servers.push(gsqlServer);
     if (options.demo && isEmptyDatabase(gsql)) demo = await createDemoGraph(gsql);

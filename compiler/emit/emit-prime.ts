@@ -3,14 +3,19 @@
 // copy of its state and the SELECT number the copy was taken in: the first write to a
 // vertex's state during a SELECT copies the state aside first. A read of the prime gets the
 // copy when it was taken in the current SELECT, else the state itself (not written yet).
+// A collection's state is its container: the copy is a second container, refilled with the
+// elements (map entries, heap items) at the first write of each SELECT.
 import type { EmitContext } from "./context.js";
-import { accumRead, accumSize, allocStates } from "./emit-accum.js";
+import { accumAssign, accumRead, accumSize, allocStates } from "./emit-accum.js";
 import { allocZeroed } from "./emit-arena.js";
 import { GG } from "./emit-graph.js";
 import type { Expr, ValueType } from "./module.js";
 import { UnsupportedError, type QueryEmitter } from "./query-emitter.js";
 import { accumValueType, isCollectionAccum } from "../ir/types.js";
 import { wasmType } from "./wasm-types.js";
+
+/** Collection accumulators whose prime is kept as a copy of the container. */
+const COPYABLE = new Set(["list", "set", "bag", "map", "heap"]);
 
 /** The SELECT counter; the prologue of every SELECT increments it. */
 export const SELECT_EPOCH = "select_epoch";
@@ -26,7 +31,7 @@ export function primeDeclare(qe: QueryEmitter, id: number): Expr {
   const m = qe.m;
   const cx = qe.cx;
   const a = qe.accumType(id);
-  if (isCollectionAccum(a)) throw new UnsupportedError("the ' (prime) of a collection accumulator");
+  if (isCollectionAccum(a) && !COPYABLE.has(a.a)) throw new UnsupportedError(`the ' (prime) of a ${a.a} accumulator`);
   const g = primeGlobals(qe, id);
   return m.seq(
     m.globalSet(g.prev, allocStates(cx, qe.f, a, m.globalGet(GG.vidBound, "i32"))),
@@ -39,7 +44,8 @@ export function primeCapture(qe: QueryEmitter, id: number, vertex: Expr): Expr {
   const m = qe.m;
   const cx: EmitContext = qe.cx;
   const g = primeGlobals(qe, id);
-  const size = accumSize(qe.accumType(id));
+  const a = qe.accumType(id);
+  const size = accumSize(a);
   const name = cx.helper(qe.fn(`prime_capture_${id}`), [{ name: "v", type: "i32" }], "none", (f) => {
     const v = f.param(0);
     const stamp = f.local("i32", "stamp");
@@ -48,7 +54,10 @@ export function primeCapture(qe: QueryEmitter, id: number, vertex: Expr): Expr {
       m.if(
         m.ne("i32", m.load("i32", stamp.get()), m.globalGet(SELECT_EPOCH, "i32")),
         m.seq(
-          ...[0, 8].filter((off) => off < size).map((off) =>
+          ...(isCollectionAccum(a)
+            ? [accumAssign(cx, a, m.add("i32", m.globalGet(g.prev, "i32"), m.mul("i32", v.get(), m.i32(size))), accumRead(cx, a, m.add("i32", m.globalGet(qe.accumGlobal(id), "i32"), m.mul("i32", v.get(), m.i32(size)))), { t: "accum", accum: a })]
+            : []),
+          ...[0, 8].filter((off) => off < size && !isCollectionAccum(a)).map((off) =>
             m.store(
               "i64",
               m.add("i32", m.globalGet(g.prev, "i32"), m.mul("i32", v.get(), m.i32(size))),

@@ -9,8 +9,10 @@
 //     LIMIT/OFFSET, and assigns the result to the target vertex-set variable.
 // The ACCUM body is emitted once per matched edge type, so `e.type` and `e.attr` resolve
 // statically. All-vertex mode ignores WHERE and HAVING.
-import { Ctl, RunFlags } from "../../runtime-wasm/query/abi.js";
-import type { IrHop, IrSelect } from "../ir/ir.js";
+import { Ctl, RESULT_VERTEX_ID_BYTES, RunFlags, RunStatus, SELECT_RESULT_LIMIT_BYTES } from "../../runtime-wasm/query/abi.js";
+import { accumSize } from "./emit-accum.js";
+import type { IrExpr, IrHop, IrSelect } from "../ir/ir.js";
+import { BOOL, STRING } from "../ir/types.js";
 import { G } from "./context.js";
 import { alloc, freeBuffer } from "./emit-arena.js";
 import { replayLogs } from "./emit-deferred.js";
@@ -27,12 +29,14 @@ import {
 } from "./emit-graph.js";
 import { SELECT_EPOCH } from "./emit-prime.js";
 import { ALL_ACTIVE, emitSeed } from "./emit-seed.js";
+import { repeatedHop, repeatTables, type HopMatch, type RepeatTables } from "./emit-repeat.js";
+import { sampleState } from "./emit-sample.js";
 import { sortRows } from "./emit-sort.js";
 import { emitStmts } from "./emit-stmt.js";
 import { cmpValue, loadValue, storeValue } from "./emit-values.js";
 import { vsetAdd, vsetCount, vsetForEach, vsetFree, vsetHas, vsetNew, vsetSetOrder, vsetToList } from "./emit-vset.js";
 import type { Expr, FunctionScope, Local } from "./module.js";
-import { QueryEmitter, UnsupportedError, type ClauseState } from "./query-emitter.js";
+import { QueryEmitter, type ClauseState } from "./query-emitter.js";
 import { clauseLocals, sourceInvariants } from "./hoist.js";
 import { wasmType } from "./wasm-types.js";
 
@@ -63,8 +67,6 @@ export function emitSelect(qe: QueryEmitter, targetId: number, sel: IrSelect): E
 function selectBody(qe: QueryEmitter, f: FunctionScope, targetId: number, sel: IrSelect): Expr[] {
   const m = qe.m;
   const cx = qe.cx;
-  if (sel.sample) throw new UnsupportedError("SAMPLE");
-  if (sel.hops.some((h) => h.repeat)) throw new UnsupportedError("repeated edges (Kleene star) in patterns");
   cx.ensureGlobal(RUN_FLAGS, "i32");
   cx.ensureGlobal(ALL_ACTIVE, "i32");
   cx.ensureGlobal(SELECT_EPOCH, "i32");
@@ -137,11 +139,19 @@ function selectBody(qe: QueryEmitter, f: FunctionScope, targetId: number, sel: I
       ];
       return [where ? m.if(where, m.seq(m.nop(), ...row)) : m.seq(m.nop(), ...row)];
     });
+  // Edge and target types named at run time: which of the graph's types they name, once per
+  // SELECT; repeated edges: the walk's tables.
+  const dynamic = new Map<IrHop, HopPrep>();
+  for (const hop of sel.hops) {
+    const prep: HopPrep = hop.dynamicEdges || hop.dynamicTargets ? dynamicTypes(qe, f, hop, out) : { edges: [] };
+    if (hop.repeat) prep.tables = repeatTables(qe, f, out);
+    dynamic.set(hop, prep);
+  }
   const walk = vsetForEach(cx, f, src.get(), (v) => [
     m.if(m.atomicLoad("i32", m.globalGet(G.ctl, "i32"), Ctl.cancel), m.unreachable()),
     sourceAlias.set(v.get()),
     firstRow.set(m.i32(1)),
-    ...hops(qe, f, sel, 0, accumClause, rowBody),
+    ...hops(qe, f, sel, 0, accumClause, rowBody, dynamic),
   ]);
   out.push(walk, qe.inClause(accumClause, () => replayLogs(qe)));
 
@@ -192,17 +202,17 @@ function selectBody(qe: QueryEmitter, f: FunctionScope, targetId: number, sel: I
   for (const [id, set] of marked) if (id !== sel.selected) out.push(vsetFree(cx, set.get()));
   out.push(m.if(m.and("i32", m.ne("i32", old.get(), m.i32(0)), m.ne("i32", old.get(), result.get())), vsetFree(cx, old.get())));
   if (ownSource) out.push(vsetFree(cx, src.get()));
-  out.push(m.if(monitor(), cx.host("selectEnd", [m.i32(sel.index), vsetCount(cx, result.get())])));
+  out.push(resultLimit(qe, result), m.if(monitor(), cx.host("selectEnd", [m.i32(sel.index), vsetCount(cx, result.get())])));
   return out;
 }
 
 /** The nested loops of hops `h..`, ending in the row body. Each hop leaves from its `from` alias. */
-function hops(qe: QueryEmitter, f: FunctionScope, sel: IrSelect, h: number, clause: ClauseState, rowBody: () => Expr[]): Expr[] {
+function hops(qe: QueryEmitter, f: FunctionScope, sel: IrSelect, h: number, clause: ClauseState, rowBody: () => Expr[], dynamic: Map<IrHop, HopPrep>): Expr[] {
   if (h === sel.hops.length) return rowBody();
   const m = qe.m;
   const cx = qe.cx;
   const hop: IrHop = sel.hops[h];
-  if (hop.dynamicEdges || hop.dynamicTargets) throw new UnsupportedError("edge or vertex types named at run time in a pattern");
+  const named = dynamic.get(hop);
   const from = f.local("i32", "from");
   const target = qe.declareLocal(hop.target);
   const ord = f.local("i32", "ord");
@@ -215,26 +225,55 @@ function hops(qe: QueryEmitter, f: FunctionScope, sel: IrSelect, h: number, clau
   const entry = f.local("i32", "entry");
   const eid = f.local("i32", "eid");
   const out: Expr[] = [from.set(qe.readVar(hop.from)), ord.set(vidTypeOrdinal(cx, from.get())), local.set(localSlot(cx, from.get(), from.get()))];
-  for (const match of hop.edges) {
-    const key = qe.edgeTypeKey(match.edgeType);
-    const et = qe.view.edgeType(match.edgeType);
-    if (hop.edgeAlias !== undefined) {
-      clause.edges.set(hop.edgeAlias, { edgeTypeKey: key, edgeTypeName: match.edgeType, directed: et?.directed ?? true, eid, from, to: target });
-    }
+  const matches: HopMatch[] = [...hop.edges, ...(named?.edges ?? [])];
+  const adjacencyOf = (match: (typeof matches)[number]) => adjacencyHeader(cx, edgeTypeHeader(cx, qe.edgeTypeKey(match.edgeType)), match.direction === "in" ? "in" : "out", ord.get());
+  // SAMPLE (V1: one hop): the source's degree over every matched type sets the quota.
+  const sampler = sel.sample && h === 0 ? sampleState(qe, f, sel.sample, from) : undefined;
+  // Filters on the target: its types (unless the schema guarantees them: every FROM/TO pair
+  // of the edge type), types named at run time, membership in a vertex set (V2).
+  const targetFilters = (match: HopMatch | undefined): Expr[] => {
     const filters: Expr[] = [];
-    // The schema may already guarantee the target's type (every FROM/TO pair of the edge type).
-    const possible = possibleTargets(qe, match.edgeType, match.direction);
+    const possible = match ? possibleTargets(qe, match.edgeType, match.direction) : undefined;
     const guaranteed = hop.targetTypes !== undefined && possible !== undefined && possible.every((t) => hop.targetTypes!.includes(t));
     if (hop.targetTypes && !guaranteed) {
       let ok: Expr = m.i32(0);
       for (const t of hop.targetTypes) ok = m.or("i32", ok, m.eq("i32", vidTypeOrdinal(cx, target.get()), vertexTypeOrdinal(cx, qe.vertexTypeKey(t))));
       filters.push(ok);
     }
+    if (named?.targets) {
+      let ok: Expr = m.i32(0);
+      for (const [t, flag] of named.targets) ok = m.or("i32", ok, m.and("i32", flag.get(), m.eq("i32", vidTypeOrdinal(cx, target.get()), vertexTypeOrdinal(cx, qe.vertexTypeKey(t)))));
+      filters.push(ok);
+    }
     if (hop.targetSet !== undefined) filters.push(vsetHas(cx, qe.readVar(hop.targetSet), target.get()));
-    const inner = hops(qe, f, sel, h + 1, clause, rowBody);
+    return filters;
+  };
+  if (hop.repeat) {
+    const filters = targetFilters(undefined);
+    const filter = filters.length ? filters.reduce((a, b) => m.and("i32", a, b)) : undefined;
+    out.push(...repeatedHop(qe, f, hop.repeat, matches, named!.tables!, from, target, filter, hops(qe, f, sel, h + 1, clause, rowBody, dynamic)));
+    return out;
+  }
+  if (sampler) {
+    let degree: Expr = m.i32(0);
+    for (const match of matches) {
+      const d = m.if(match.named ? match.named.get() : m.i32(1), adjacencyDegree(cx, adjacencyOf(match), local.get()), m.i32(0));
+      degree = m.add("i32", degree, d);
+    }
+    out.push(sampler.start(degree));
+  }
+  for (const match of matches) {
+    const key = qe.edgeTypeKey(match.edgeType);
+    const et = qe.view.edgeType(match.edgeType);
+    if (hop.edgeAlias !== undefined) {
+      clause.edges.set(hop.edgeAlias, { edgeTypeKey: key, edgeTypeName: match.edgeType, directed: et?.directed ?? true, eid, from, to: target });
+    }
+    const filters = targetFilters(match);
+    const inner = hops(qe, f, sel, h + 1, clause, rowBody, dynamic);
     const guarded = filters.length ? m.if(filters.reduce((a, b) => m.and("i32", a, b)), m.seq(m.nop(), ...inner)) : m.seq(m.nop(), ...inner);
-    out.push(
-      adj.set(adjacencyHeader(cx, edgeTypeHeader(cx, key), match.direction === "in" ? "in" : "out", ord.get())),
+    const sampled = sampler ? m.if(sampler.keep(), guarded) : guarded;
+    const walkList = [
+      adj.set(adjacencyOf(match)),
       deg.set(adjacencyDegree(cx, adj.get(), local.get())),
       m.if(
         deg.get(),
@@ -245,14 +284,78 @@ function hops(qe: QueryEmitter, f: FunctionScope, sel: IrSelect, h: number, clau
             entry.set(m.add("i32", list.get(), m.mul("i32", i.get(), eb.get()))),
             target.set(m.load("i32", entry.get())),
             hop.edgeAlias !== undefined ? eid.set(m.if(m.eq("i32", eb.get(), m.i32(8)), m.load("i32", entry.get(), 4), m.i32(-1))) : m.nop(),
-            guarded,
+            sampled,
           ]),
         ),
       ),
-    );
+    ];
+    out.push(match.named ? m.if(match.named.get(), m.seq(...walkList)) : m.seq(...walkList));
   }
   if (hop.edgeAlias !== undefined) clause.edges.delete(hop.edgeAlias);
   return out;
+}
+
+/**
+ * What a hop needs set up once per SELECT: per graph type it may follow or reach by a name
+ * given at run time, a flag; for repeated edges, the walk's tables.
+ */
+interface HopPrep {
+  /** Edge types (not already matched by name in the pattern) with the direction they follow. */
+  edges: { edgeType: string; direction: IrHop["edges"][number]["direction"]; named: Local }[];
+  /** Allowed target vertex types, when the target's types are named at run time. */
+  targets?: Map<string, Local>;
+  tables?: RepeatTables;
+}
+
+/**
+ * Flags for the types a hop's run-time names pick (a STRING, or a collection of STRING, as
+ * the binder checked). Each type is matched in the direction its static name would be:
+ * directed types from their FROM end (`<` in V2: from their TO end), undirected from both.
+ * Names that are no type of the graph match nothing.
+ */
+function dynamicTypes(qe: QueryEmitter, f: FunctionScope, hop: IrHop, out: Expr[]): HopPrep {
+  const names = (expr: IrExpr, candidates: string[]): Map<string, Local> => {
+    const flags = new Map<string, Local>();
+    for (const name of candidates) {
+      const constant: IrExpr = { e: "const", value: name, type: STRING };
+      const test: IrExpr = expr.type.t === "scalar" ? { e: "binary", op: "eq", left: expr, right: constant, type: BOOL } : { e: "in", value: constant, collection: expr, negated: false, type: BOOL };
+      const flag = f.local("i32", "named_type");
+      out.push(flag.set(emitExpr(qe, test)));
+      flags.set(name, flag);
+    }
+    return flags;
+  };
+  const result: HopPrep = { edges: [] };
+  if (hop.dynamicEdges) {
+    const { expr, mark } = hop.dynamicEdges;
+    const candidates: HopPrep["edges"] = [];
+    for (const [name, et] of qe.view.edgeByName) {
+      const direction = !et.directed ? "undirected" : mark === "backward" ? "in" : "out";
+      if (hop.edges.some((e) => e.edgeType === name && e.direction === direction)) continue;
+      candidates.push({ edgeType: name, direction, named: undefined as unknown as Local });
+    }
+    const flags = names(expr, candidates.map((c) => c.edgeType));
+    result.edges = candidates.map((c) => ({ ...c, named: flags.get(c.edgeType)! }));
+  }
+  if (hop.dynamicTargets) result.targets = names(hop.dynamicTargets, [...qe.view.vertexByName.keys()]);
+  return result;
+}
+
+/**
+ * A result over the SELECT result limit (interface: 2 GB; the host may set a lower one) ends
+ * the run with nothing returned and no error. Each vertex counts its id and the states of
+ * the query's vertex accumulators.
+ */
+function resultLimit(qe: QueryEmitter, result: Local): Expr {
+  const m = qe.m;
+  const perVertex = RESULT_VERTEX_ID_BYTES + qe.ir.accums.filter((a) => a.scope === "vertex").reduce((n, a) => n + accumSize(a.type), 0);
+  const ctl = () => m.globalGet(G.ctl, "i32");
+  const limit = m.convert("i32", "i64", m.load("i32", ctl(), Ctl.selectResultLimit), true);
+  const bytes = m.mul("i64", m.convert("i32", "i64", vsetCount(qe.cx, result.get()), true), m.i64(perVertex));
+  return m.if(
+    m.gt("i64", bytes, m.select(m.eqz("i32", m.load("i32", ctl(), Ctl.selectResultLimit)), m.i64(SELECT_RESULT_LIMIT_BYTES), limit), true),
+    m.seq(m.store("i32", ctl(), m.i32(RunStatus.ResultTooLarge), Ctl.status), m.unreachable()),
+  );
 }
 
 /** Vertex type names an edge type can lead to in a direction (undefined: unknown). */

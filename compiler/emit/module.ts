@@ -287,7 +287,17 @@ export class WasmModule {
   sub(t: ValueType, a: Expr, b: Expr): Expr {
     return this.raw[t].sub(a, b);
   }
+  /**
+   * Multiplication; an integer times a constant power of two is a shift (V8 then folds
+   * `base + i * 8` into one scaled address, measured at 20% of a PageRank iteration).
+   */
   mul(t: ValueType, a: Expr, b: Expr): Expr {
+    if (t === "i32" || t === "i64") {
+      const shift = powerOfTwo(b);
+      if (shift !== undefined) return this.raw[t].shl(a, this.constant(t, t === "i32" ? shift : BigInt(shift)));
+      const shiftA = powerOfTwo(a);
+      if (shiftA !== undefined) return this.raw[t].shl(b, this.constant(t, t === "i32" ? shiftA : BigInt(shiftA)));
+    }
     return this.raw[t].mul(a, b);
   }
   /** Division: integer division truncates toward zero (signed unless `unsigned`). */
@@ -524,6 +534,12 @@ export class WasmModule {
 
   // ---- finishing ------------------------------------------------------------------------
 
+  /** Whether the module validates (Binaryen's report is dropped). */
+  isValid(): boolean {
+    const r = captureStderr(() => this.raw.validate());
+    return r.error === undefined && r.value === 1;
+  }
+
   /** Checks the module; throws an EmitError with Binaryen's report when it is invalid. */
   validate(): void {
     const r = captureStderr(() => this.raw.validate());
@@ -542,6 +558,30 @@ export class WasmModule {
       binaryen.setOptimizeLevel(level);
       binaryen.setShrinkLevel(0);
       this.raw.optimize();
+    });
+  }
+
+  /**
+   * Inlines small helper functions (up to `maxSize` Binaryen size units, without loops) into
+   * their callers, and nothing else: V8 does not inline calls between WebAssembly functions,
+   * so a per-vertex helper costs a call, while the whole optimiser costs too much install time.
+   */
+  inlineSmallFunctions(maxSize = 40): void {
+    guarded("inline", () => {
+      const saved = { level: binaryen.getOptimizeLevel(), flexible: binaryen.getFlexibleInlineMaxSize(), oneCaller: binaryen.getOneCallerInlineMaxSize() };
+      binaryen.setOptimizeLevel(3);
+      binaryen.setShrinkLevel(0);
+      binaryen.setFlexibleInlineMaxSize(maxSize);
+      // Not the big functions with one caller (each SELECT): V8 tiers a function up to its
+      // optimising compiler between calls, so a loop kept in its own function gets fast code.
+      binaryen.setOneCallerInlineMaxSize(maxSize);
+      try {
+        this.raw.runPasses(["inlining"]);
+      } finally {
+        binaryen.setOptimizeLevel(saved.level);
+        binaryen.setFlexibleInlineMaxSize(saved.flexible);
+        binaryen.setOneCallerInlineMaxSize(saved.oneCaller);
+      }
     });
   }
 
@@ -569,4 +609,21 @@ export class WasmModule {
   private tupleType(types: ValueType[]): binaryen.Type {
     return types.length === 0 ? binaryen.none : binaryen.createType(types.map((t) => BINARYEN_TYPE[t]));
   }
+}
+
+/** log2 of an integer constant expression that is a power of two (above 1), else undefined. */
+function powerOfTwo(e: Expr): number | undefined {
+  if (binaryen.getExpressionId(e) !== binaryen.ConstId) return undefined;
+  const info = binaryen.getExpressionInfo(e) as binaryen.ConstInfo;
+  let v: bigint;
+  if (info.type === binaryen.i32) v = BigInt((info.value as number) >>> 0);
+  else if (info.type === binaryen.i64) v = typeof info.value === "bigint" ? BigInt.asUintN(64, info.value) : i64Parts(info.value);
+  else return undefined;
+  if (v < 2n || (v & (v - 1n)) !== 0n) return undefined;
+  return v.toString(2).length - 1;
+}
+
+function i64Parts(value: unknown): bigint {
+  const { low, high } = value as { low: number; high: number };
+  return (BigInt(high >>> 0) << 32n) | BigInt(low >>> 0);
 }

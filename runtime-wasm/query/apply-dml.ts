@@ -1,8 +1,10 @@
-// Applies a successful run's data-modification log (Dml in abi.ts) to the graph store: the
-// query's attribute writes, inserts and deletes become visible together when it ends, and
-// never to the query itself. Vertices are named by the external ids they had in the run's
-// snapshot. Consecutive upserts go to the store as one batch; deletes keep their order.
-import type { AttrWrite, EdgeUpsert, GraphStore, Snapshot, UpsertBatch, VertexKey, VertexUpsert } from "../store/api.js";
+// A successful run's data-modification log (Dml in abi.ts), made into plain store steps and
+// applied to the graph store: the query's attribute writes, inserts and deletes become
+// visible together when it ends, and never to the query itself. Decoding names every vertex
+// by the external id it had in the run's snapshot, so the steps are plain data (JSON plus
+// bigint) that do not depend on the snapshot: the server logs them as one command before
+// applying them. Consecutive upserts form one step; deletes keep their order.
+import type { AttrWrite, EdgeSelector, EdgeUpsert, ExternalId, GraphStore, Snapshot, UpsertBatch, VertexKey, VertexUpsert } from "../store/api.js";
 import { Dml, Out } from "./abi.js";
 import type { Binding, QueryManifest } from "./manifest.js";
 import { FileWrites } from "./file-writes.js";
@@ -15,25 +17,56 @@ export interface DmlSummary {
   deletedEdges: number;
 }
 
+/** One store call of a query's writes, as plain data. */
+export type DmlStep =
+  /** `updateOnly`: attribute writes, which only touch vertices that still exist. */
+  | { kind: "upsert"; batch: UpsertBatch; updateOnly: boolean }
+  | { kind: "delete-vertex"; vertex: VertexKey }
+  | { kind: "delete-edge"; selector: Omit<EdgeSelector, "where"> };
+
 /**
  * Applies the log's graph writes; FILE records go to `files` (written by the caller once the
  * graph writes succeeded), their values formatted as text with `floatStyle`.
  */
 export function applyDml(store: GraphStore, snapshot: Snapshot, manifest: QueryManifest, log: Uint8Array, files = new FileWrites(), floatStyle: FloatStyle = "significant"): DmlSummary {
+  return applyDmlSteps(store, decodeDml(store, snapshot, manifest, log, files, floatStyle));
+}
+
+/** Applies decoded steps in order (deterministic given the store's state: a logged command replays it). */
+export function applyDmlSteps(store: GraphStore, steps: readonly DmlStep[]): DmlSummary {
   const summary: DmlSummary = { upsertedVertices: 0, upsertedEdges: 0, deletedVertices: 0, deletedEdges: 0 };
+  for (const step of steps) {
+    switch (step.kind) {
+      case "upsert": {
+        const result = store.upsert(step.batch, step.updateOnly ? { updateVertexOnly: true } : undefined);
+        summary.upsertedVertices += result.acceptedVertices;
+        summary.upsertedEdges += result.acceptedEdges;
+        break;
+      }
+      case "delete-vertex":
+        summary.deletedVertices += store.deleteVertices(step.vertex.type, [step.vertex.id]).deletedVertices;
+        break;
+      case "delete-edge":
+        for (const n of Object.values(store.deleteEdges([step.selector]).deletedEdges)) summary.deletedEdges += n;
+        break;
+    }
+  }
+  return summary;
+}
+
+/** The log's graph writes as store steps (vertices named as the run's snapshot knew them); FILE records go to `files`. */
+export function decodeDml(store: GraphStore, snapshot: Snapshot, manifest: QueryManifest, log: Uint8Array, files = new FileWrites(), floatStyle: FloatStyle = "significant"): DmlStep[] {
+  const steps: DmlStep[] = [];
   const r = new DmlReader(log, manifest.keys);
   let updates: VertexUpsert[] = [];
   let inserts: UpsertBatch = { vertices: [], edges: [] };
   const flush = () => {
     if (updates.length) {
-      // attribute writes only touch vertices that still exist
-      summary.upsertedVertices += store.upsert({ vertices: updates }, { updateVertexOnly: true }).acceptedVertices;
+      steps.push({ kind: "upsert", batch: { vertices: updates }, updateOnly: true });
       updates = [];
     }
     if (inserts.vertices!.length || inserts.edges!.length) {
-      const result = store.upsert(inserts);
-      summary.upsertedVertices += result.acceptedVertices;
-      summary.upsertedEdges += result.acceptedEdges;
+      steps.push({ kind: "upsert", batch: inserts, updateOnly: false });
       inserts = { vertices: [], edges: [] };
     }
   };
@@ -42,7 +75,7 @@ export function applyDml(store: GraphStore, snapshot: Snapshot, manifest: QueryM
     if (b === undefined) throw new Error(`data-modification log names binding ${i}, which the module does not have`);
     return b;
   };
-  const vertexKey = (vid: number): VertexKey => ({ type: snapshot.typeOf(vid), id: snapshot.idOf(vid) as VertexKey["id"] });
+  const vertexKey = (vid: number): VertexKey => ({ type: snapshot.typeOf(vid), id: snapshot.idOf(vid) as ExternalId });
   const edgeTypeKey = (ordinal: number) => snapshot.layout.edgeTypes.find((t) => t.ordinal === ordinal)?.key;
 
   while (r.more()) {
@@ -54,7 +87,7 @@ export function applyDml(store: GraphStore, snapshot: Snapshot, manifest: QueryM
         const b = binding(r.u32());
         const value = r.value();
         if (b.kind !== "vertexAttr") throw new Error("vertex attribute write with a non-attribute binding");
-        updates.push({ type: b.typeKey, id: snapshot.idOf(vid) as VertexKey["id"], attributes: [{ name: b.name, value, op: op === Dml.AddVertexAttr ? "+" : "=" }] });
+        updates.push({ type: b.typeKey, id: snapshot.idOf(vid) as ExternalId, attributes: [{ name: b.name, value, op: op === Dml.AddVertexAttr ? "+" : "=" }] });
         break;
       }
       case Dml.SetEdgeAttr:
@@ -74,7 +107,7 @@ export function applyDml(store: GraphStore, snapshot: Snapshot, manifest: QueryM
         const id = r.value();
         const attributes = r.attributes(binding);
         if (type.kind !== "vertexType") throw new Error("vertex insert with a non-vertex binding");
-        inserts.vertices!.push({ type: type.key, id: id as VertexKey["id"], attributes });
+        inserts.vertices!.push({ type: type.key, id: id as ExternalId, attributes });
         break;
       }
       case Dml.InsertEdge: {
@@ -83,7 +116,7 @@ export function applyDml(store: GraphStore, snapshot: Snapshot, manifest: QueryM
           if (r.u8() === 0) return vertexKey(r.u32());
           const t = binding(r.u32());
           if (t.kind !== "vertexType") throw new Error("edge endpoint with a non-vertex binding");
-          return { type: t.key, id: r.value() as VertexKey["id"] };
+          return { type: t.key, id: r.value() as ExternalId };
         };
         const from = endpoint();
         const to = endpoint();
@@ -94,9 +127,7 @@ export function applyDml(store: GraphStore, snapshot: Snapshot, manifest: QueryM
       }
       case Dml.DeleteVertex: {
         flush();
-        const vid = r.u32();
-        const key = vertexKey(vid);
-        summary.deletedVertices += store.deleteVertices(key.type, [key.id]).deletedVertices;
+        steps.push({ kind: "delete-vertex", vertex: vertexKey(r.u32()) });
         break;
       }
       case Dml.DeleteEdge: {
@@ -105,8 +136,10 @@ export function applyDml(store: GraphStore, snapshot: Snapshot, manifest: QueryM
         const type = edgeTypeKey(ordinal);
         if (type === undefined) break;
         const disc = discriminator(store, snapshot, type, from, to, eid);
-        const selector = { from: vertexKey(from), type, to: vertexKey(to), ...(disc.length ? { discriminator: Object.fromEntries(disc.map((d) => [d.name, d.value])) } : {}) };
-        for (const n of Object.values(store.deleteEdges([selector]).deletedEdges)) summary.deletedEdges += n;
+        steps.push({
+          kind: "delete-edge",
+          selector: { from: vertexKey(from), type, to: vertexKey(to), ...(disc.length ? { discriminator: Object.fromEntries(disc.map((d) => [d.name, d.value])) } : {}) },
+        });
         break;
       }
       case Dml.FileOpen: {
@@ -127,7 +160,7 @@ export function applyDml(store: GraphStore, snapshot: Snapshot, manifest: QueryM
     }
   }
   flush();
-  return summary;
+  return steps;
 }
 
 /** The discriminator attributes of an edge (its identity among parallel edges), as writes. */

@@ -13,7 +13,7 @@ import { encodeParamBlock, NO_VERTEX, type ParamValue } from "./param-block.js";
 import { QueryPool, type QueryPoolOptions } from "./query-pool.js";
 import type { SelectTiming } from "./run-types.js";
 import { resolveBindings, SnapshotGraphReader, storeLender, vidBound } from "./store-bridge.js";
-import { applyDml, type DmlSummary } from "./apply-dml.js";
+import { applyDmlSteps, decodeDml, type DmlStep, type DmlSummary } from "./apply-dml.js";
 import { writeMonitorLog } from "./monitor-log.js";
 import { FileWrites } from "./file-writes.js";
 
@@ -44,8 +44,15 @@ export interface RunQueryOptions {
    * to a log file in `monitorLogDir` when one is given (`monitorLog` names it). */
   monitor?: boolean;
   monitorLogDir?: string;
+  /** Internal: the SELECT result limit in bytes, instead of the interface's 2 GB. */
+  selectResultLimitBytes?: number;
 
   floatStyle?: FloatStyle;
+  /**
+   * Applies the query's graph writes once it has ended (default: straight to the store).
+   * A server passes its own, so the writes go through its write-ahead log as one command.
+   */
+  applyWrites?: (steps: DmlStep[]) => DmlSummary;
 }
 
 export type QueryResult =
@@ -83,7 +90,7 @@ export class QueryRuntime {
       const flags = (options.allActive ? RunFlags.AllActive : 0) | (options.monitor ? RunFlags.Monitor : 0);
       const outcome = await this.pool.run(
         memory,
-        { module: query.module, manifest: query.manifest, params: block, snapshot: snapshot.headerAddress, vidBound: vidBound(snapshot), flags },
+        { module: query.module, manifest: query.manifest, params: block, snapshot: snapshot.headerAddress, vidBound: vidBound(snapshot), flags, selectResultLimit: options.selectResultLimitBytes },
         { timeoutMs: options.timeoutMs, signal: options.signal },
       );
       switch (outcome.kind) {
@@ -96,7 +103,8 @@ export class QueryRuntime {
           if (outcome.dml && outcome.dml.length > 0) {
             const writes = new FileWrites();
             try {
-              changes = applyDml(store, snapshot, query.manifest, outcome.dml, writes, options.floatStyle);
+              const steps = decodeDml(store, snapshot, query.manifest, outcome.dml, writes, options.floatStyle);
+              if (steps.length > 0) changes = (options.applyWrites ?? ((s) => applyDmlSteps(store, s)))(steps);
             } catch (e) {
               return { ok: false, kind: "error", message: `Runtime Error: the query's data modification failed: ${(e as Error).message}` };
             }

@@ -9,6 +9,7 @@ import type { CatalogChange } from "../catalog/catalog-state.js";
 import type { LoadingJobPlan } from "../loading/plan.js";
 import type { LoadBatch } from "../loading/sink.js";
 import type { AuthChange } from "../auth/auth-state.js";
+import type { DmlStep } from "../../runtime-wasm/query/apply-dml.js";
 
 export type OutputApi = "v1" | "v2";
 
@@ -60,6 +61,26 @@ export interface UpsertCommand {
   graph: string;
   vertices: UpsertVertex[];
   edges: UpsertEdge[];
+  flags: UpsertFlags;
+  /** The request body the items were read from, when they were: the log records it instead. */
+  source?: UpsertSource;
+}
+
+export interface UpsertSource {
+  text: string;
+  /** The nesting limit it was read with, so a replay reads it the same way. */
+  maxDepth: number;
+}
+
+/**
+ * An upsert as the write-ahead log records it when it came from a request body: the body
+ * itself, read into items again on replay. Logging the text costs a copy where encoding the
+ * items cost a quarter of the request's processing, and it is about a third of the size.
+ */
+export interface UpsertTextCommand {
+  kind: "upsert-text";
+  graph: string;
+  source: UpsertSource;
   flags: UpsertFlags;
 }
 
@@ -142,6 +163,18 @@ export interface AuthCommand {
   changes: AuthChange[];
 }
 
+/**
+ * The writes of one query run (attribute writes, INSERT INTO, DELETE), applied together after
+ * its reads ended: store steps naming vertices by their external ids, so replaying them
+ * needs nothing of the run.
+ */
+export interface QueryWritesCommand {
+  kind: "query-writes";
+  graph: string;
+  query: string;
+  steps: DmlStep[];
+}
+
 export type EngineCommand =
   | DefineSchemaCommand
   | AuthCommand
@@ -151,6 +184,8 @@ export type EngineCommand =
   | LoadBatchCommand
   | SetOutputApiCommand
   | UpsertCommand
+  | UpsertTextCommand
   | DeleteVerticesCommand
   | DeleteVerticesByTypeCommand
-  | DeleteEdgesCommand;
+  | DeleteEdgesCommand
+  | QueryWritesCommand;

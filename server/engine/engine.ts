@@ -13,10 +13,12 @@ import { Deadline } from "./deadline.js";
 import { applyDeleteEdges, applyDeleteVertices, applyDeleteVerticesByType } from "./delete-apply.js";
 import { EngineError, graphNotFound, invalidRequest } from "./engine-error.js";
 import { applyUpsert, type UpsertOutcome } from "./upsert-apply.js";
+import { upsertItemsFromText } from "./upsert-body.js";
 import { EDITION } from "../version.js";
 import type { LoadingJobPlan } from "../loading/plan.js";
 import { applyLoadBatch, type BatchOutcome } from "../loading/apply-batch.js";
 import { loadingJobFits, loadingJobProblem } from "../loading/revalidate.js";
+import { applyDmlSteps, type DmlSummary } from "../../runtime-wasm/query/apply-dml.js";
 import { loadingJobRecord } from "../loading/job-record.js";
 import { Catalog } from "../catalog/catalog.js";
 import { AuthStore, emptyAuthState, type AuthState } from "../auth/auth-state.js";
@@ -39,12 +41,14 @@ export interface CommandResults {
   catalog: void;
   auth: void;
   upsert: UpsertOutcome;
+  "upsert-text": UpsertOutcome;
   "delete-vertices": JsonOut;
   "delete-vertices-by-type": JsonOut;
   "delete-edges": JsonOut;
   "create-loading-job": void;
   "drop-loading-job": boolean;
   "load-batch": BatchOutcome;
+  "query-writes": DmlSummary;
 }
 
 export interface ApplyOptions {
@@ -247,6 +251,10 @@ export class Engine {
         return undefined;
       case "upsert":
         return applyUpsert(this.store, this.resolveGraph(command.graph), command);
+      case "upsert-text": {
+        const items = upsertItemsFromText(command.source.text, { maxDepth: command.source.maxDepth });
+        return applyUpsert(this.store, this.resolveGraph(command.graph), { kind: "upsert", graph: command.graph, ...items, flags: command.flags });
+      }
       case "delete-vertices":
         return applyDeleteVertices(this.store, this.resolveGraph(command.graph), command, deadline);
       case "delete-vertices-by-type":
@@ -266,6 +274,9 @@ export class Engine {
       }
       case "load-batch":
         return applyLoadBatch(this.store, this.resolveGraph(command.graph).view, command.batch);
+      case "query-writes":
+        this.resolveGraph(command.graph);
+        return applyDmlSteps(this.store, command.steps);
     }
   }
 

@@ -7,6 +7,8 @@ import type { BoundQuery } from "../../compiler/bind/bound.js";
 import { QueryRuntime, type CompiledQuery } from "../../runtime-wasm/query/query-runtime.js";
 
 import { queryArguments } from "./query-arguments.js";
+import type { EndpointRegistry } from "../endpoints/registry.js";
+import { queryEndpointDescriptor, queryEndpointKey } from "../endpoints/query-endpoint.js";
 import type { Engine } from "../engine/engine.js";
 import type { InstallItem, QueryRunOptions, QueryServices } from "./exec/query-services.js";
 
@@ -21,6 +23,7 @@ export interface InstalledQuery extends CompiledQuery {
 /** The compiled, runnable form of every installed query, by graph and name. */
 export class InstalledQueries {
   private readonly byKey = new Map<string, InstalledQuery>();
+  private endpoints: EndpointRegistry | undefined;
 
   get(graph: string, name: string): InstalledQuery | undefined {
     return this.byKey.get(key(graph, name));
@@ -28,10 +31,18 @@ export class InstalledQueries {
 
   set(query: InstalledQuery): void {
     this.byKey.set(key(query.graph, query.name), query);
+    this.endpoints?.register(queryEndpointKey(query.graph, query.name), "dynamic", queryEndpointDescriptor(query.manifest), query.graph);
   }
 
   delete(graph: string, name: string): void {
     this.byKey.delete(key(graph, name));
+    this.endpoints?.unregister(queryEndpointKey(graph, name));
+  }
+
+  /** Lists every installed query (now and later) as a dynamic endpoint of `registry` (GET /endpoints). */
+  publishTo(registry: EndpointRegistry): void {
+    this.endpoints = registry;
+    for (const q of this.byKey.values()) registry.register(queryEndpointKey(q.graph, q.name), "dynamic", queryEndpointDescriptor(q.manifest), q.graph);
   }
 
   /** Every installed query of a graph, for GET /endpoints?dynamic=true. */
@@ -120,7 +131,11 @@ async function interpret(engine: Engine, runtime: LazyQueryRuntime, graph: strin
   }
   const args = queryArguments(compiled.manifest.params, parameters);
   if (!args.ok) return envelope(true, args.message, "[]");
-  const result = await runtime.get().run(engine.store, graph, compiled, args.args, { timeoutMs: options.timeoutMs || engine.defaultTimeoutMs });
+  const result = await runtime.get().run(engine.store, graph, compiled, args.args, {
+    timeoutMs: options.timeoutMs || engine.defaultTimeoutMs,
+    // Its writes are one logged command, as those of an installed query.
+    applyWrites: (steps) => engine.apply({ kind: "query-writes", graph, query: compiled.manifest.name, steps }),
+  });
   if (!result.ok) return envelope(true, result.message, "[]");
   return envelope(false, result.warnings.join("\n"), result.results);
 }

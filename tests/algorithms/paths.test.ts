@@ -5,6 +5,8 @@
 import { expect } from "chai";
 import { adjacency, attributes, choices, closeSharedRuntime, graph, id, index, load, perVertex, randomGraph, readTable, run, scratchDir, tryRun, type Loaded, type TestGraph } from "./algo-harness.js";
 import { mulberry32 } from "../../tools/bench/rmat.js";
+import { algorithm, renderQuery } from "../../tools/algorithms/library.js";
+import { runGsql } from "../runtime-wasm/queries/gsql-harness.js";
 
 type Edge = "E" | "U" | "both";
 
@@ -216,4 +218,57 @@ describe("algorithm library: shortest_path_any_wt (Bellman-Ford)", function () {
     expect(attributes(l, "wdist")).to.deep.equal(ref.map((d) => (d < Infinity ? d : -1)));
     attributes(l, "path").forEach((p, v) => (ref[v] < Infinity ? expectValidPath(g, "E", 2, v, p as string, ref[v], true) : expect(p).to.equal("")));
   });
+});
+
+/**
+ * All-pairs shortest paths have no query of their own: a query of the user's calls the
+ * single-source file query once per vertex, every call writing to the same file. Each call
+ * writes its header, then one row per vertex reached; a path starts at its source.
+ */
+function allPairsQuery(fileQuery: string): string {
+  return `CREATE QUERY all_pairs_paths(FILE f) FOR GRAPH G SYNTAX V1 {
+  ListAccum<VERTEX> @@sources;
+  All = {V.*};
+  All = SELECT s FROM All:s ACCUM @@sources += s;
+  FOREACH src IN @@sources DO
+    ${fileQuery}(src, -1, FALSE, f);
+  END;
+}`;
+}
+
+describe("algorithm library: all-pairs shortest paths composed from the single-source file queries", function () {
+  this.timeout(60000);
+  const files = scratchDir();
+  after(async () => {
+    files.cleanup();
+    await closeSharedRuntime();
+  });
+
+  for (const [name, edge, weighted] of [["shortest_ss", "U", false], ["shortest_path_any_wt", "E", true]] as const) {
+    it(`${name}_file called per vertex: every pair's distance as the reference, one header per source`, async () => {
+      const rnd = mulberry32(weighted ? 75 : 65);
+      const g = randomGraph(weighted ? 75 : 65, 30, 60, () => (weighted ? 1 + Math.floor(rnd() * 9) : 1));
+      const l = load(g);
+      const text = renderQuery(algorithm(name), "file", choices(edge)) + "\n" + allPairsQuery(`${name}_file`);
+      const path = files.path(`${name}-all-pairs.csv`);
+      const r = await runGsql(l.db, text, [path]);
+      expect(r.ok, r.ok ? "" : r.message).to.equal(true);
+      const rows = readTable(path);
+      expect(rows.filter((row) => row.join(",") === "Vertex_ID,Distance,Path")).to.have.length(g.n);
+      const found = new Map<string, number>();
+      for (const [v, d, p] of rows) {
+        if (v === "Vertex_ID") continue;
+        const src = index(p.split("->")[0]);
+        expect(found.has(`${src},${index(v)}`), `pair ${src},${index(v)} written once`).to.equal(false);
+        found.set(`${src},${index(v)}`, Number(d));
+        expectValidPath(g, edge, src, index(v), p, Number(d), weighted);
+      }
+      const expected = new Map<string, number>();
+      for (let src = 0; src < g.n; src++) {
+        const dist = weighted ? bellmanFordReference(g, edge, src, -1)! : bfsReference(l, edge, src, -1).dist.map((d) => (d < 0 ? Infinity : d));
+        dist.forEach((d, v) => d < Infinity && expected.set(`${src},${v}`, d));
+      }
+      expect(Object.fromEntries(found)).to.deep.equal(Object.fromEntries(expected));
+    });
+  }
 });

@@ -107,7 +107,7 @@ export const ALGORITHMS: readonly Algorithm[] = [
     weighted: true,
     slots: pathSlots(FLOAT_TYPES),
     helpers: [],
-    example: { stream: "v=<vertex>&maxDepth=-1&display=false", file: "v=<vertex>&maxDepth=-1&display=false&filepath=<file>", attr: "v=<vertex>&maxDepth=-1&display=false" },
+    example: { stream: "v=<vertex>&maxDepth=-1&display=false", file: "v=<vertex>&maxDepth=-1&display=false&f=<file>", attr: "v=<vertex>&maxDepth=-1&display=false" },
   },
   {
     name: "tri_count",
@@ -116,7 +116,7 @@ export const ALGORITHMS: readonly Algorithm[] = [
     weighted: false,
     slots: [idSlot("number of triangles")],
     helpers: [],
-    example: { stream: "", file: "filepath=<file>", attr: "" },
+    example: { stream: "", file: "f=<file>", attr: "" },
   },
   {
     name: "tri_count_fast",
@@ -125,7 +125,7 @@ export const ALGORITHMS: readonly Algorithm[] = [
     weighted: false,
     slots: [idSlot("number of triangles")],
     helpers: [],
-    example: { stream: "", file: "filepath=<file>", attr: "" },
+    example: { stream: "", file: "f=<file>", attr: "" },
   },
   {
     name: "shortest_ss",
@@ -134,7 +134,7 @@ export const ALGORITHMS: readonly Algorithm[] = [
     weighted: false,
     slots: pathSlots(INT_TYPES),
     helpers: [],
-    example: { stream: "v=<vertex>&maxDepth=-1&display=false", file: "v=<vertex>&maxDepth=-1&display=false&filepath=<file>", attr: "v=<vertex>&maxDepth=-1&display=false" },
+    example: { stream: "v=<vertex>&maxDepth=-1&display=false", file: "v=<vertex>&maxDepth=-1&display=false&f=<file>", attr: "v=<vertex>&maxDepth=-1&display=false" },
   },
   {
     name: "cosine_nbor_ss",
@@ -143,7 +143,7 @@ export const ALGORITHMS: readonly Algorithm[] = [
     weighted: true,
     slots: edgeSlots,
     helpers: [],
-    example: { stream: "source=<vertex>&topK=10", file: "source=<vertex>&topK=10&filepath=<file>", attr: "source=<vertex>" },
+    example: { stream: "source=<vertex>&topK=10", file: "source=<vertex>&topK=10&f=<file>", attr: "source=<vertex>" },
   },
   {
     name: "cosine_nbor_ap",
@@ -152,7 +152,7 @@ export const ALGORITHMS: readonly Algorithm[] = [
     weighted: true,
     slots: edgeSlots,
     helpers: [],
-    example: { stream: "topK=10", file: "topK=10&filepath=<file>", attr: "topK=10" },
+    example: { stream: "topK=10", file: "topK=10&f=<file>", attr: "topK=10" },
   },
   {
     name: "jaccard_nbor_ss",
@@ -161,7 +161,7 @@ export const ALGORITHMS: readonly Algorithm[] = [
     weighted: false,
     slots: edgeSlots,
     helpers: [],
-    example: { stream: "source=<vertex>&topK=10", file: "source=<vertex>&topK=10&filepath=<file>", attr: "source=<vertex>" },
+    example: { stream: "source=<vertex>&topK=10", file: "source=<vertex>&topK=10&f=<file>", attr: "source=<vertex>" },
   },
   {
     name: "jaccard_nbor_ap",
@@ -170,7 +170,7 @@ export const ALGORITHMS: readonly Algorithm[] = [
     weighted: false,
     slots: edgeSlots,
     helpers: [],
-    example: { stream: "topK=10", file: "topK=10&filepath=<file>", attr: "topK=10" },
+    example: { stream: "topK=10", file: "topK=10&f=<file>", attr: "topK=10" },
   },
   {
     name: "cc_subquery",

@@ -163,6 +163,12 @@ function consoleTerminal(): Terminal {
   };
 }
 
+// A reader that stops early (`gsql 'ls' | head`) closes the pipe; that ends the output, not in a crash.
+process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+  if (err.code === "EPIPE") process.exit(EXIT.ok);
+  throw err;
+});
+
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
