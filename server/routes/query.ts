@@ -47,10 +47,12 @@ async function runQuery(ctx: Context, services: RestServices, queries: QueryEndp
   if (!args.ok) throw badRequest(args.message);
   const ownsTimeout = params.some((p) => p.name === "timeout");
   const timeoutMs = requestTimeoutMs(ctx, ownsTimeout ? new URLSearchParams() : search, engine.defaultTimeoutMs);
-  const monitor = flag(search, "__GQUERY__monitor");
+  const monitor = flag(search.getAll("__GQUERY__monitor").at(-1), "Parameter __GQUERY__monitor");
+  const allActive = flag(search.getAll("__GQUERY__USING_ALL_ACTIVE_MODE").at(-1), "Parameter __GQUERY__USING_ALL_ACTIVE_MODE");
+  const detached = flag(ctx.get("GSQL-ASYNC") || undefined, "The GSQL-ASYNC header");
   const responseLimit = responseLimitBytes(ctx);
 
-  const detached = flag(new URLSearchParams({ async: ctx.get("GSQL-ASYNC") || "false" }), "async", "The GSQL-ASYNC header");
+  // Everything is checked: from here on the run is listed until it ends.
   // A client that hangs up stops its query (unless it runs detached); so does GET /abortquery.
   const abort = new AbortController();
   const onClose = () => {
@@ -68,7 +70,7 @@ async function runQuery(ctx: Context, services: RestServices, queries: QueryEndp
     .run(engine.store, graph.name, query, args.args, {
       timeoutMs,
       signal: abort.signal,
-      allActive: flag(search, "__GQUERY__USING_ALL_ACTIVE_MODE"),
+      allActive,
       monitor,
       monitorLogDir: monitor ? (queries.monitorLogDir ?? join(tmpdir(), "wasmgraph-monitor")) : undefined,
       applyWrites: (steps) => engine.apply({ kind: "query-writes", graph: graph.name, query: name, steps }),
@@ -105,9 +107,8 @@ export interface QueryAnswer {
   state: "running" | "success" | "failed" | "timeout" | "aborted";
 }
 
-/** `__GQUERY__...=true`; any other value than true/false is refused. */
-function flag(search: URLSearchParams, name: string, what = `Parameter ${name}`): boolean {
-  const value = search.getAll(name).at(-1);
+/** `__GQUERY__...=true`, `GSQL-ASYNC: true`; absent is false, a value other than true/false/1/0 is refused. */
+function flag(value: string | undefined, what: string): boolean {
   if (value === undefined) return false;
   const v = value.toLowerCase();
   if (v === "true" || v === "1") return true;

@@ -105,6 +105,7 @@ describe("REST /query: parameters", function () {
       ["/query/G/sets?xs=1&xs=two", "The parameter xs must be an INT, not 'two'."],
       ["/query/G/sets?timeout=-1", "Values of parameter timeout must be UINT32 type, invalid value [-1] provided."],
       ["/query/G/sets?__GQUERY__monitor=maybe", "Parameter __GQUERY__monitor must be true or false, not 'maybe'."],
+      ["/query/G/sets?__GQUERY__USING_ALL_ACTIVE_MODE=2", "Parameter __GQUERY__USING_ALL_ACTIVE_MODE must be true or false, not '2'."],
     ];
     for (const [path, message] of cases) {
       it(`${decodeURIComponent(path.slice(9))} → ${message}`, async () => {
@@ -150,7 +151,9 @@ describe("REST /query: parameters", function () {
       expect({ status: bad.status, json: bad.json }).to.deep.equal(badParameter("The RESPONSE-LIMIT header must be a whole number of bytes, not '-5'."));
     });
 
-    it("a refused request changed nothing", async () => {
+    it("a refused request changed nothing and left nothing running", async () => {
+      expect((await s.send("GET", "/query/G/sets", undefined, { "GSQL-ASYNC": "later" })).json.message).to.equal("The GSQL-ASYNC header must be true or false, not 'later'.");
+      expect((await s.send("GET", "/showprocesslist/G")).json.results).to.deep.equal([]);
       const before = (await s.send("GET", "/graph/G/vertices/Person?count_only=true")).json.results;
       expect((await get("/query/G/add_person?id=zed")).status).to.equal(400);
       expect((await get("/query/G/add_person?id=zed&age=x")).status).to.equal(400);
