@@ -206,6 +206,11 @@ export class Engine {
     return { schema: this.schemaState, outputApi: this.outputApiState, gsqlCatalog: this.catalog.snapshot(), auth: this.auth.snapshot() };
   }
 
+  /** Whether the catalog (queries, loading and schema-change jobs) holds anything yet. */
+  get catalogIsEmpty(): boolean {
+    return isEmptyCatalog(this.catalog.state);
+  }
+
   /** The store if one exists yet (snapshots do not create one). */
   get storeIfCreated(): GraphStore | undefined {
     return this.storeState;

@@ -82,9 +82,8 @@ export async function openDurableEngine(
   options: PersistenceOptions & EngineStateOptions = {},
 ): Promise<{ persistence: Persistence; report: RecoveryReport }> {
   if (engine.commandLog) throw new Error("the engine already has a command log attached");
-  const { schema, gsqlCatalog } = engine.catalogImage();
-  const loadingJobs = (gsqlCatalog as { loadingJobs?: unknown[] } | undefined)?.loadingJobs ?? [];
-  if (engine.storeIfCreated || loadingJobs.length > 0 || !isDeepStrictEqual(schema, emptySchema())) {
+  const { schema } = engine.catalogImage();
+  if (engine.storeIfCreated || !engine.catalogIsEmpty || !isDeepStrictEqual(schema, emptySchema())) {
     // Recovery would mix the two histories, and those changes would never reach the log.
     throw new Error("the engine already holds a schema or data: attach the data directory before making changes");
   }

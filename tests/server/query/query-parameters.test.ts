@@ -138,6 +138,18 @@ describe("REST /query: parameters", function () {
       expect(await get("/query/Nope/typed_vertex?p=ann")).to.deep.equal({ status: 400, json: { error: true, message: "Graph 'Nope' does not exist.", results: [], code: "REST-1004" } });
     });
 
+    it("RESPONSE-LIMIT refuses a larger result with REST-4000", async () => {
+      // [{"p":"ann"}] is 13 bytes.
+      expect((await s.send("GET", "/query/G/typed_vertex?p=ann", undefined, { "RESPONSE-LIMIT": "13" })).json).to.deep.equal(ok([{ p: "ann" }]));
+      const over = await s.send("GET", "/query/G/typed_vertex?p=ann", undefined, { "RESPONSE-LIMIT": "12" });
+      expect({ status: over.status, json: over.json }).to.deep.equal({
+        status: 400,
+        json: { version: V2, error: true, message: "The response (13 bytes) is larger than the RESPONSE-LIMIT of 12 bytes.", results: [], code: "REST-4000" },
+      });
+      const bad = await s.send("GET", "/query/G/typed_vertex?p=ann", undefined, { "RESPONSE-LIMIT": "-5" });
+      expect({ status: bad.status, json: bad.json }).to.deep.equal(badParameter("The RESPONSE-LIMIT header must be a whole number of bytes, not '-5'."));
+    });
+
     it("a refused request changed nothing", async () => {
       const before = (await s.send("GET", "/graph/G/vertices/Person?count_only=true")).json.results;
       expect((await get("/query/G/add_person?id=zed")).status).to.equal(400);
