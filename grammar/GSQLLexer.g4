@@ -177,6 +177,7 @@ USER              : 'USER';
 SECRET            : 'SECRET';
 ROLE              : 'ROLE';
 PRIVILEGE         : 'PRIVILEGE';
+ACL               : 'ACL';
 GRANT             : 'GRANT';
 REVOKE            : 'REVOKE';
 PASSWORD          : 'PASSWORD';

@@ -55,6 +55,7 @@ topStatementBody
     | createRole
     | roleGrant
     | privilegeGrant
+    | aclGrant
     | clearGraphStore
     | loadingJobControl
     | helpStatement
@@ -72,7 +73,7 @@ identifier
     | DIRECTED | UNDIRECTED | PRIMARY | KEY | DEFAULT | DISCRIMINATOR | COMPRESS | ADMIN
     | CASCADE | GLOBAL | SCHEMA_CHANGE | JOB | ADD | ATTRIBUTE | INDEX | PAIR | LOADING
     | DEFINE | FILENAME | HEADER | INPUT_LINE_FILTER | LOAD | USING | TEMP_TABLE | NUMERIC
-    | EMPTY | USER | SECRET | ROLE | PRIVILEGE | PASSWORD | STORE | STATUS | PACKAGE | ALL
+    | EMPTY | USER | SECRET | ROLE | PRIVILEGE | ACL | PASSWORD | STORE | STATUS | PACKAGE | ALL
     | SHOW | USE | DROP | ALTER | INSTALL | LS | GRANT | REVOKE | CLEAR | BEGIN | HELP | RESUME | ABORT
     ;
 
@@ -85,7 +86,7 @@ plainName
     | DIRECTED | UNDIRECTED | PRIMARY | KEY | DEFAULT | DISCRIMINATOR | COMPRESS | ADMIN
     | CASCADE | GLOBAL | SCHEMA_CHANGE | JOB | ADD | ATTRIBUTE | INDEX | PAIR | LOADING
     | DEFINE | FILENAME | HEADER | INPUT_LINE_FILTER | LOAD | USING | TEMP_TABLE | NUMERIC
-    | EMPTY | USER | SECRET | ROLE | PRIVILEGE | PASSWORD | STORE | STATUS | PACKAGE | ALL
+    | EMPTY | USER | SECRET | ROLE | PRIVILEGE | ACL | PASSWORD | STORE | STATUS | PACKAGE | ALL
     ;
 
 // After `.` any word names a member: `.filter(...)`, `.set(...)`, `.type`, `.size()`.
@@ -423,6 +424,7 @@ queryStatement
     | RETURN expr? SEMI                                                              # returnStatement
     | RAISE identifier (LPAREN args? RPAREN)? SEMI                                   # raiseStatement
     | TRY queryStatement* EXCEPTION exceptionHandler+ (ELSE queryStatement*)? END SEMI  # tryStatement
+    | sqlSelectBlock SEMI                                                            # sqlSelectStatement
     | selectBlock SEMI                                                               # selectStatement
     ;
 
@@ -510,6 +512,10 @@ dmlStatement
     | CONTINUE                                                                   # dmlContinue
     | insertStatement                                                            # dmlInsert
     | DELETE LPAREN expr RPAREN                                                  # dmlDelete
+    // Query-body-only statements, parsed here so the binder can say where they belong.
+    | PRINT printItem (COMMA printItem)* (WHERE expr)? (TO_CSV expr)?            # dmlPrint
+    | RAISE identifier (LPAREN args? RPAREN)?                                    # dmlRaise
+    | RETURN expr?                                                               # dmlReturn
     ;
 
 // ---------------------------------------------------------------------------------------
@@ -520,6 +526,17 @@ dmlStatement
 selectBlock
     : SELECT DISTINCT? identifier fromClause sampleClause? (WHERE expr)? accumClause?
         postAccumClause* (HAVING expr)? orderClause? limitClause?
+    ;
+
+// The SQL-like SELECT (SYNTAX V2): a table of columns, optionally grouped and aggregated,
+// stored under the name after INTO. GROUP and BY are not reserved, so they may also be names.
+sqlSelectBlock
+    : SELECT DISTINCT? sqlColumn (COMMA sqlColumn)* INTO identifier fromClause (WHERE expr)?
+        (GROUP BY args)? (HAVING expr)? orderClause? limitClause?
+    ;
+
+sqlColumn
+    : expr (AS identifier)?
     ;
 
 fromClause
@@ -678,6 +695,7 @@ showStatement
     | SHOW (USER | SECRET | ROLE)                                                                       # showAccounts
     | SHOW LOADING STATUS (ALL | wordSequence)                                                          # showLoadingStatus
     | SHOW PRIVILEGE ON (USER | ROLE) identifier                                                        # showPrivilege
+    | SHOW ACL PRIVILEGE ON QUERY identifier                                                            # showAclPrivilege
     ;
 
 lsStatement
@@ -712,6 +730,13 @@ roleGrant
 privilegeGrant
     : GRANT PRIVILEGE nameList (ON (GRAPH identifier | GLOBAL))? TO nameList       # grantPrivilege
     | REVOKE PRIVILEGE nameList (ON (GRAPH identifier | GLOBAL))? FROM nameList    # revokePrivilege
+    ;
+
+// Query ACLs: `GRANT ACL PRIVILEGE READ, EXECUTE ON QUERY q TO r1, r2 | NOBODY` and
+// `REVOKE ACL PRIVILEGE ... FROM r | ALL` (NOBODY and ALL are read as names here).
+aclGrant
+    : GRANT ACL PRIVILEGE nameList ON QUERY identifier TO nameList      # grantAcl
+    | REVOKE ACL PRIVILEGE nameList ON QUERY identifier FROM nameList   # revokeAcl
     ;
 
 clearGraphStore

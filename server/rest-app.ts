@@ -1,8 +1,8 @@
 // The REST application (conventionally port 9000): composes middleware and routes once.
 // Route handlers translate HTTP to engine calls and back; they hold no engine logic.
 // Middleware order: statistics (outermost, sees the final status and latency), errors
-// (turns failures into the envelope), durable writes (when a data directory is used),
-// routes, then the not-found answer.
+// (turns failures into the envelope), authentication and access (when on), durable writes
+// (when a data directory is used), routes, then the not-found answer.
 import Koa from "koa";
 import Router from "@koa/router";
 import { endpointNotFound, errorMiddleware } from "./http/error-middleware.js";
@@ -14,11 +14,20 @@ import { registerEdges } from "./routes/edges.js";
 import { registerUpsert } from "./routes/upsert.js";
 import { registerBuiltins } from "./routes/builtins.js";
 import { registerDdl } from "./routes/ddl.js";
+import { registerQueries, type QueryEndpointServices } from "./routes/query.js";
+import { registerRunningQueries } from "./routes/running-queries.js";
+import type { AuthService } from "./auth/auth-service.js";
+import { restAuthMiddleware } from "./auth/rest-auth.js";
+import { registerTokenRoutes } from "./auth/token-routes.js";
 
 export interface RestAppOptions extends RestServiceOptions {
   log?: (line: string) => void;
+  /** Authentication (server/auth); absent or disabled: no checks and no /requesttoken. */
+  auth?: AuthService;
   /** Holds each answer until the request's writes are durable (server/persist); absent: memory only. */
   durableWrites?: Koa.Middleware;
+  /** The installed queries GET|POST /query/{graph}/{name} runs; absent: no query endpoints. */
+  queries?: QueryEndpointServices;
 }
 
 export interface RestApp {
@@ -37,8 +46,13 @@ export function createRestApp(options: RestAppOptions = {}): RestApp {
   registerUpsert(router, services);
   registerBuiltins(router, services);
   registerDdl(router, services);
+  registerRunningQueries(router, services, services.running);
+  if (options.queries) registerQueries(router, services, options.queries);
+  const auth = options.auth?.enabled ? options.auth : undefined;
+  if (auth) registerTokenRoutes(router, auth);
   app.use(statisticsMiddleware(services.statistics));
   app.use(errorMiddleware(log));
+  if (auth) app.use(restAuthMiddleware(auth, router));
   if (options.durableWrites) app.use(options.durableWrites);
   app.use(router.routes());
   app.use(async (ctx, next) => {

@@ -1,25 +1,63 @@
-// Starts the server processes' listeners. Returns handles so tests and tools can stop it.
+// Starts the server: the engine (recovered from the data directory when one is given), the
+// GSQL catalog attached to it, the REST endpoints and, when a GSQL port is given, the
+// GSQL-server endpoints over the same engine and catalog; the demo graph on a first start.
+// Returns handles so tests and tools can stop it.
 import type { Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import type Koa from "koa";
 import { errorEnvelope } from "./http/envelope.js";
 import { createRestApp, type RestAppOptions } from "./rest-app.js";
 import type { RestServices } from "./rest-services.js";
 import { Engine } from "./engine/engine.js";
-import { openDurableEngine } from "./persist/engine-state.js";
+import { createStore } from "../runtime-wasm/store/index.js";
+import path from "node:path";
+import { openDurableEngine, type EngineStateOptions } from "./persist/engine-state.js";
+import { ModuleStore } from "./persist/module-store.js";
 import type { Persistence, PersistenceOptions } from "./persist/persistence.js";
 import type { RecoveryReport } from "./persist/recovery.js";
+import { Catalog } from "./catalog/catalog.js";
+import { createGsqlApp } from "./gsql/gsql-app.js";
+import { attachCatalog, createExecServices, type GsqlServiceOptions } from "./gsql/gsql-services.js";
+import type { ExecServices } from "./gsql/exec/context.js";
+import { reinstallInstalledQueries } from "./gsql/exec/query-install.js";
+import { backendQueryServices, InstalledQueries, LazyQueryRuntime } from "./gsql/query-backend.js";
+import { createDemoGraph, isEmptyDatabase, type DemoResult } from "./gsql/demo/demo-graph.js";
+import { AuthService, type AuthOptions } from "./auth/auth-service.js";
+import { registerAuthStatements } from "./auth/gsql/register.js";
+import { createGsqlServerAuth } from "./auth/gsql-server-auth.js";
 
-export interface ServeOptions extends RestAppOptions {
+export interface ServeOptions extends Omit<RestAppOptions, "auth" | "durableWrites" | "queries"> {
   port: number;
+  /** Authentication: off unless `enabled` (wasmgraph serve --auth). */
+  auth?: AuthOptions;
   host?: string;
+  /** Port of the GSQL-server endpoints (0: any free port); absent: not started. */
+  gsqlPort?: number;
+  /** Create the demo graph when the database is empty (needs the GSQL port). */
+  demo?: boolean;
   /** Data directory: recover from it, and log every change there before answering. Absent: memory only. */
   dataDir?: string;
-  persistence?: PersistenceOptions;
+  /** Snapshot policy, standby mode, and the hook that reinstalls queries after recovery. */
+  persistence?: PersistenceOptions & EngineStateOptions;
+  /** Replaces the back-end parts of the GSQL executor (tests). */
+  gsql?: Pick<GsqlServiceOptions, "queries">;
 }
 
 export interface RunningServer {
   restPort: number;
+  /** Undefined when the GSQL-server endpoints were not started. */
+  gsqlPort?: number;
   services: RestServices;
+  /** Queries, loading jobs and schema-change jobs. */
+  catalog: Catalog;
+  /** The compiled modules of the installed queries (what GET /query/{graph}/{name} runs) and the runtime that runs them. */
+  installedQueries: InstalledQueries;
+  queryRuntime: LazyQueryRuntime;
+  gsql: ExecServices;
+  /** Authentication and access (`auth.enabled` tells whether requests need credentials). */
+  auth: AuthService;
+  /** What creating the demo graph printed, when it was created at this start. */
+  demo?: DemoResult;
   /** What recovery found and did (with a data directory). */
   recovery?: RecoveryReport;
   persistence?: Persistence;
@@ -27,32 +65,115 @@ export interface RunningServer {
 }
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const engine = options.engine ?? new Engine();
-  const durable = options.dataDir
-    ? await openDurableEngine(options.dataDir, engine, { log: options.log, ...options.persistence })
-    : undefined;
-  const { app, services } = createRestApp({ ...options, engine, durableWrites: durable?.persistence.requestMiddleware() });
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(options.port, options.host ?? "127.0.0.1", () => resolve(s));
-    s.once("error", reject);
+  const host = options.host ?? "127.0.0.1";
+  const log = options.log ?? ((line: string) => process.stderr.write(line + "\n"));
+  // The graph store lives in WebAssembly memory (runtime-wasm/store).
+  const engine = options.engine ?? new Engine({ createStore });
+  // The catalog is attached before recovery, so replayed catalog commands reach it.
+  const catalog = new Catalog();
+  attachCatalog(engine, catalog);
+  const auth = new AuthService(engine, options.auth);
+  auth.attachQueries((graph, name) => catalog.query(graph, name)?.text);
+  const installedQueries = new InstalledQueries();
+  const queryRuntime = new LazyQueryRuntime();
+  // Compiled modules kept beside the data, so a restart installs queries without compiling.
+  const moduleStore = options.dataDir ? new ModuleStore(path.join(options.dataDir, "modules")) : undefined;
+  let restPort = 0;
+  const gsql = createExecServices({
+    engine,
+    catalog,
+    queries: backendQueryServices(engine, installedQueries, queryRuntime, moduleStore),
+    ...options.gsql,
+    restBaseUrl: () => `http://${displayHost(host)}:${restPort}`,
+    restFetch: async (path, init) => {
+      const res = await fetch(`http://127.0.0.1:${restPort}${path}`, init);
+      return { status: res.status, text: await res.text() };
+    },
+    log,
   });
-  server.on("clientError", answerMalformedRequest);
+  registerAuthStatements(gsql, auth);
+  const durable = options.dataDir
+    ? await openDurableEngine(options.dataDir, engine, {
+        log,
+        ...options.persistence,
+        reinstallQueries: async () => {
+          const r = await reinstallInstalledQueries(gsql);
+          for (const f of r.failed) log(`query ${f.graph}.${f.name} could not be installed again (${f.reason}); it is now uninstalled`);
+          // Modules of queries no longer installed (or of an older compiler) go.
+          await moduleStore?.prune().catch(() => undefined);
+        },
+      })
+    : undefined;
+  // After recovery: the users, roles and secrets of the data directory are known by now.
+  if (auth.enabled) await auth.ensureSuperuser();
+  const { app, services } = createRestApp({
+    ...options,
+    engine,
+    auth,
+    durableWrites: durable?.persistence.requestMiddleware(),
+    queries: { installed: installedQueries, runtime: () => queryRuntime.get() },
+  });
+  installedQueries.publishTo(services.endpoints);
+  let servers: Server[];
+  try {
+    servers = [await listen(app, options.port, host)];
+  } catch (err) {
+    // Not listening (port taken, …): give the data directory back.
+    await durable?.persistence.close().catch(() => undefined);
+    throw err;
+  }
+  restPort = (servers[0]!.address() as AddressInfo).port;
+  let gsqlPort: number | undefined;
+  let demo: DemoResult | undefined;
+  if (options.gsqlPort !== undefined) {
+    const gsqlApp = createGsqlApp({ exec: gsql, restHandler: app.callback(), log, auth: createGsqlServerAuth(auth), durableWrites: durable?.persistence.requestMiddleware() });
+    const gsqlServer = await listen(gsqlApp, options.gsqlPort, host);
+    gsqlPort = (gsqlServer.address() as AddressInfo).port;
+    servers.push(gsqlServer);
+    if (options.demo && isEmptyDatabase(gsql)) demo = await createDemoGraph(gsql);
+  }
   return {
-    restPort: (server.address() as AddressInfo).port,
+    restPort,
+    gsqlPort,
     services,
+    catalog,
+    installedQueries,
+    queryRuntime,
+    gsql,
+    auth,
+    demo,
     recovery: durable?.report,
     persistence: durable?.persistence,
     close: async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await Promise.all(
+        servers.map(
+          (server) =>
+            new Promise<void>((resolve) => {
+              server.close(() => resolve());
+              server.closeAllConnections();
+            }),
+        ),
+      );
+      await queryRuntime.close();
       if (durable) {
         await durable.persistence.close();
         engine.commandLog = undefined;
       }
     },
   };
+}
+
+function listen(app: Koa, port: number, host: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const s = app.listen(port, host, () => resolve(s));
+    s.once("error", reject);
+    s.on("clientError", answerMalformedRequest);
+  });
+}
+
+/** The address users type: a wildcard listen address is reached as 127.0.0.1. */
+function displayHost(host: string): string {
+  return host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
 }
 
 /**

@@ -86,6 +86,7 @@ export class AstBuilder extends BuildContext {
     if (child instanceof P.CreateRoleContext) return this.shell.createRole(child);
     if (child instanceof P.RoleGrantContext) return this.shell.roleGrant(child);
     if (child instanceof P.PrivilegeGrantContext) return this.shell.privilegeGrant(child);
+    if (child instanceof P.AclGrantContext) return this.shell.aclGrant(child);
     if (child instanceof P.ClearGraphStoreContext) return this.shell.clearGraphStore(child);
     if (child instanceof P.LoadingJobControlContext) return this.shell.loadingJobControl(child);
     if (child instanceof P.HelpStatementContext) return this.shell.help(child);

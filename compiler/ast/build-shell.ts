@@ -4,7 +4,7 @@ import * as P from "../parse/generated/GSQLParser.js";
 import type { AstBuilder } from "./build-ast.js";
 import type { AstIdent } from "./node.js";
 import type {
-  AstAlterPassword, AstClearGraphStore, AstCreateRole, AstCreateSecret, AstCreateUser, AstHelp, AstInstallQuery,
+  AstAclGrant, AstAlterPassword, AstClearGraphStore, AstCreateRole, AstCreateSecret, AstCreateUser, AstHelp, AstInstallQuery,
   AstInterpretQuery, AstLoadingJobControl, AstPrivilegeGrant, AstRoleGrant, AstRunQuery, AstSet, AstShow, AstShowTarget,
 } from "./shell.js";
 
@@ -42,6 +42,9 @@ export class ShellBuilder {
     if (ctx instanceof P.ShowLoadingStatusContext) {
       const words = ctx.wordSequence();
       return { kind: "Show", target: "LOADING STATUS", pattern: words === null ? "ALL" : this.b.joinedWords(words), range };
+    }
+    if (ctx instanceof P.ShowAclPrivilegeContext) {
+      return { kind: "Show", target: "ACL PRIVILEGE", range, on: { target: "QUERY", name: this.b.ident(ctx.identifier()) } };
     }
     if (ctx instanceof P.ShowPrivilegeContext) {
       return {
@@ -108,6 +111,15 @@ export class ShellBuilder {
     const graph = c.identifier();
     if (graph !== null) node.graph = this.b.ident(graph);
     return node;
+  }
+
+  aclGrant(ctx: P.AclGrantContext): AstAclGrant {
+    const c = ctx as P.GrantAclContext | P.RevokeAclContext;
+    const [privileges, roles] = c.nameList();
+    return {
+      kind: ctx instanceof P.GrantAclContext ? "GrantAcl" : "RevokeAcl", privileges: this.b.ddl.names(privileges!),
+      query: this.b.ident(c.identifier()), roles: this.b.ddl.names(roles!), range: this.b.range(ctx),
+    };
   }
 
   clearGraphStore(ctx: P.ClearGraphStoreContext): AstClearGraphStore {

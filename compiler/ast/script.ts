@@ -9,7 +9,7 @@ import type {
 import type { AstCreateLoadingJob, AstRunLoadingJob } from "./loading.js";
 import type { AstCreateQuery, AstInterpretAnonymousQuery } from "./query.js";
 import type {
-  AstAlterPassword, AstClearGraphStore, AstCreateRole, AstCreateSecret, AstCreateUser, AstHelp,
+  AstAclGrant, AstAlterPassword, AstClearGraphStore, AstCreateRole, AstCreateSecret, AstCreateUser, AstHelp,
   AstInstallQuery, AstInterpretQuery, AstLoadingJobControl, AstLs, AstPrivilegeGrant, AstRoleGrant,
   AstRunQuery, AstSet, AstShellBlock, AstShow,
 } from "./shell.js";
@@ -40,6 +40,7 @@ export type AstTopStatement =
   | AstCreateRole
   | AstRoleGrant
   | AstPrivilegeGrant
+  | AstAclGrant
   | AstClearGraphStore
   | AstLoadingJobControl
   | AstHelp

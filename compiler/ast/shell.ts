@@ -30,11 +30,12 @@ export interface AstInterpretQuery extends AstNodeBase {
 
 export type AstShowTarget =
   | "QUERY" | "VERTEX" | "EDGE" | "GRAPH" | "JOB" | "PACKAGE" | "USER" | "SECRET" | "ROLE"
-  | "LOADING STATUS" | "PRIVILEGE";
+  | "LOADING STATUS" | "PRIVILEGE" | "ACL PRIVILEGE";
 
 /**
  * `SHOW QUERY|VERTEX|EDGE|GRAPH|JOB|PACKAGE [name | glob | -r "regex"]`, `SHOW USER`,
- * `SHOW SECRET`, `SHOW ROLE`, `SHOW LOADING STATUS jobid|ALL`, `SHOW PRIVILEGE ON USER|ROLE x`.
+ * `SHOW SECRET`, `SHOW ROLE`, `SHOW LOADING STATUS jobid|ALL`, `SHOW PRIVILEGE ON USER|ROLE x`,
+ * `SHOW ACL PRIVILEGE ON QUERY q`.
  * `pattern` is the name or glob exactly as written (`*` and `?` kept).
  */
 export interface AstShow extends AstNodeBase {
@@ -42,8 +43,8 @@ export interface AstShow extends AstNodeBase {
   target: AstShowTarget;
   pattern?: string;
   regex?: AstStringLiteral;
-  /** SHOW PRIVILEGE ON USER u / ON ROLE r. */
-  on?: { target: "USER" | "ROLE"; name: AstIdent };
+  /** SHOW PRIVILEGE ON USER u / ON ROLE r; SHOW ACL PRIVILEGE ON QUERY q. */
+  on?: { target: "USER" | "ROLE" | "QUERY"; name: AstIdent };
 }
 
 export interface AstLs extends AstNodeBase {
@@ -97,6 +98,18 @@ export interface AstPrivilegeGrant extends AstNodeBase {
   privileges: AstIdent[];
   graph?: AstIdent;
   global: boolean;
+  roles: AstIdent[];
+}
+
+/**
+ * `GRANT ACL PRIVILEGE READ|EXECUTE[, ...] ON QUERY q TO r1[, r2] | NOBODY` /
+ * `REVOKE ACL PRIVILEGE ... ON QUERY q FROM r1[, r2] | ALL`: names as written (NOBODY and ALL
+ * arrive as names).
+ */
+export interface AstAclGrant extends AstNodeBase {
+  kind: "GrantAcl" | "RevokeAcl";
+  privileges: AstIdent[];
+  query: AstIdent;
   roles: AstIdent[];
 }
 

@@ -2,9 +2,11 @@
 // every request's parameters are checked against. Plain data, keyed "METHOD /path pattern".
 
 export type ParamType = "BOOL" | "STRING" | "INT32" | "INT64" | "UINT32" | "UINT64" | "TYPENAME";
+/** Types only query parameters have (dynamic endpoints). */
+export type QueryParamType = ParamType | "FLOAT" | "DOUBLE" | "DATETIME";
 
 export interface ParamDescriptor {
-  type: ParamType;
+  type: ParamType | QueryParamType;
   default?: string;
   min_count?: number;
   max_count?: number;
@@ -17,8 +19,21 @@ export interface ParamDescriptor {
   id_type?: string;
 }
 
-/** null: the endpoint takes no parameters. */
-export type EndpointDescriptor = { parameters: Record<string, ParamDescriptor> } | null;
+/**
+ * null: the endpoint takes no parameters. Dynamic (query) endpoints also say how they are
+ * dispatched (interface.md "Dynamic endpoint definition").
+ */
+export type EndpointDescriptor = ({ parameters: Record<string, ParamDescriptor> } & Partial<DispatchFields>) | null;
+
+export interface DispatchFields {
+  method: string;
+  function: string;
+  action: string;
+  target: string;
+  payload: { rule: string }[];
+  graph_name: string;
+  summary: string;
+}
 
 export type EndpointKind = "builtin" | "dynamic" | "static";
 

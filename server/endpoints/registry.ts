@@ -31,9 +31,10 @@ export class EndpointRegistry {
 
   /**
    * The listing object: kinds restricts to those kinds (all when empty); graph restricts
-   * added endpoints to that graph's (built-ins are listed for every graph).
+   * added endpoints to that graph's (built-ins are listed for every graph); `visible`, when
+   * given, keeps only the added endpoints of graphs it accepts (the caller's graphs).
    */
-  list(kinds: readonly EndpointKind[], graph?: string): Record<string, EndpointDescriptor> {
+  list(kinds: readonly EndpointKind[], graph?: string, visible?: (graph: string) => boolean): Record<string, EndpointDescriptor> {
     const want = (k: EndpointKind) => kinds.length === 0 || kinds.includes(k);
     const out: Record<string, EndpointDescriptor> = {};
     if (want("builtin")) Object.assign(out, BUILTIN_ENDPOINTS);
@@ -42,6 +43,7 @@ export class EndpointRegistry {
       const e = this.added.get(key)!;
       if (!want(e.kind)) continue;
       if (graph !== undefined && e.graph !== undefined && e.graph !== graph) continue;
+      if (visible && e.graph !== undefined && !visible(e.graph)) continue;
       out[key] = e.descriptor;
     }
     return out;

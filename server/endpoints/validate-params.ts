@@ -61,6 +61,12 @@ function convert(name: string, d: ParamDescriptor, text: string): ParamValue {
       value = text;
       checkLength(name, d, text);
       break;
+    case "FLOAT":
+    case "DOUBLE":
+    case "DATETIME":
+      // Query parameter types: checked by the query's own argument reader.
+      value = text;
+      break;
     default: {
       if (!/^[-+]?\d{1,40}$/.test(text)) throw invalid();
       const n = BigInt(text);

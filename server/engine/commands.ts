@@ -5,8 +5,11 @@
 import type { DatabaseSchema } from "../../runtime-wasm/schema/types.js";
 import type { JsonValue } from "../http/json-body.js";
 import type { FilterCondition, SortKey } from "./read-spec.js";
+import type { CatalogChange } from "../catalog/catalog-state.js";
 import type { LoadingJobPlan } from "../loading/plan.js";
 import type { LoadBatch } from "../loading/sink.js";
+import type { AuthChange } from "../auth/auth-state.js";
+import type { DmlStep } from "../../runtime-wasm/query/apply-dml.js";
 
 export type OutputApi = "v1" | "v2";
 
@@ -59,6 +62,26 @@ export interface UpsertCommand {
   vertices: UpsertVertex[];
   edges: UpsertEdge[];
   flags: UpsertFlags;
+  /** The request body the items were read from, when they were: the log records it instead. */
+  source?: UpsertSource;
+}
+
+export interface UpsertSource {
+  text: string;
+  /** The nesting limit it was read with, so a replay reads it the same way. */
+  maxDepth: number;
+}
+
+/**
+ * An upsert as the write-ahead log records it when it came from a request body: the body
+ * itself, read into items again on replay. Logging the text costs a copy where encoding the
+ * items cost a quarter of the request's processing, and it is about a third of the size.
+ */
+export interface UpsertTextCommand {
+  kind: "upsert-text";
+  graph: string;
+  source: UpsertSource;
+  flags: UpsertFlags;
 }
 
 export interface DeleteVerticesCommand {
@@ -99,7 +122,23 @@ export interface DeleteEdgesCommand {
   limit?: number;
 }
 
-/** CREATE LOADING JOB: registers (or replaces) a job of `plan.graph` under `plan.name`. */
+/**
+ * A change made by GSQL text (server/gsql): catalog changes (queries, jobs), and with DDL the
+ * new schema they go with, so a schema change and its effects on queries and jobs are one
+ * logged record. `clearData` (CLEAR GRAPH STORE) deletes all data and keeps the schema.
+ */
+export interface CatalogCommand {
+  kind: "catalog";
+  changes: CatalogChange[];
+  schema?: DatabaseSchema;
+  clearData?: boolean;
+}
+
+/**
+ * Registers (or replaces) a loading job of `plan.graph` under `plan.name` in the catalog, as
+ * CREATE LOADING JOB does (for callers without GSQL text: tools, tests). Refused when the
+ * plan does not fit the schema.
+ */
 export interface CreateLoadingJobCommand {
   kind: "create-loading-job";
   plan: LoadingJobPlan;
@@ -118,13 +157,35 @@ export interface LoadBatchCommand {
   batch: LoadBatch;
 }
 
+/** Users, roles, secrets, tokens, ACLs (server/auth): hashes and digests only, never a clear secret. */
+export interface AuthCommand {
+  kind: "auth";
+  changes: AuthChange[];
+}
+
+/**
+ * The writes of one query run (attribute writes, INSERT INTO, DELETE), applied together after
+ * its reads ended: store steps naming vertices by their external ids, so replaying them
+ * needs nothing of the run.
+ */
+export interface QueryWritesCommand {
+  kind: "query-writes";
+  graph: string;
+  query: string;
+  steps: DmlStep[];
+}
+
 export type EngineCommand =
   | DefineSchemaCommand
+  | AuthCommand
+  | CatalogCommand
   | CreateLoadingJobCommand
   | DropLoadingJobCommand
   | LoadBatchCommand
   | SetOutputApiCommand
   | UpsertCommand
+  | UpsertTextCommand
   | DeleteVerticesCommand
   | DeleteVerticesByTypeCommand
-  | DeleteEdgesCommand;
+  | DeleteEdgesCommand
+  | QueryWritesCommand;

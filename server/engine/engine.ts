@@ -1,5 +1,6 @@
 // The in-process database the REST routes call: the schema (every graph and its types),
-// the graph store, the output API setting. Reads are plain methods; every change goes
+// the graph store, the catalog (queries and jobs: the only registry of loading jobs), users
+// and roles, the output API setting. Reads are plain methods; every change goes
 // through apply(command) with a serialisable command (commands.ts), so a write-ahead log can
 // record exactly what was applied and replay it on restart.
 import { emptySchema, type DatabaseSchema } from "../../runtime-wasm/schema/types.js";
@@ -7,14 +8,20 @@ import { graphView, type GraphView } from "../../runtime-wasm/schema/lookup.js";
 import { createStore, isStoreError, type CreateStore, type GraphStore, type Snapshot, type StoreOptions } from "../../runtime-wasm/store/index.js";
 import type { JsonOut } from "../../runtime-wasm/values/index.js";
 import type { EngineCommand, OutputApi } from "./commands.js";
+import { emptyCatalogState, type CatalogState } from "../catalog/catalog-state.js";
 import { Deadline } from "./deadline.js";
 import { applyDeleteEdges, applyDeleteVertices, applyDeleteVerticesByType } from "./delete-apply.js";
 import { EngineError, graphNotFound, invalidRequest } from "./engine-error.js";
 import { applyUpsert, type UpsertOutcome } from "./upsert-apply.js";
+import { upsertItemsFromText } from "./upsert-body.js";
 import { EDITION } from "../version.js";
 import type { LoadingJobPlan } from "../loading/plan.js";
 import { applyLoadBatch, type BatchOutcome } from "../loading/apply-batch.js";
 import { loadingJobFits, loadingJobProblem } from "../loading/revalidate.js";
+import { applyDmlSteps, type DmlSummary } from "../../runtime-wasm/query/apply-dml.js";
+import { loadingJobRecord } from "../loading/job-record.js";
+import { Catalog } from "../catalog/catalog.js";
+import { AuthStore, emptyAuthState, type AuthState } from "../auth/auth-state.js";
 
 export interface EngineOptions {
   outputApi?: OutputApi;
@@ -31,13 +38,17 @@ export interface EngineOptions {
 export interface CommandResults {
   "define-schema": void;
   "set-output-api": void;
+  catalog: void;
+  auth: void;
   upsert: UpsertOutcome;
+  "upsert-text": UpsertOutcome;
   "delete-vertices": JsonOut;
   "delete-vertices-by-type": JsonOut;
   "delete-edges": JsonOut;
   "create-loading-job": void;
   "drop-loading-job": boolean;
   "load-batch": BatchOutcome;
+  "query-writes": DmlSummary;
 }
 
 export interface ApplyOptions {
@@ -61,17 +72,27 @@ export const DEFAULT_TIMEOUT_MS = 16_000;
 
 /** Where applied commands go to be made durable (server/persist); none: in memory only. */
 export interface CommandLog {
-  /** Throws when changes can no longer be made durable: checked before anything changes. */
-  assertWritable(): void;
-  /** Takes the command in the caller's turn. */
-  record(command: EngineCommand): void;
+  /**
+   * Called before the command changes anything: throws when it cannot be made durable (the
+   * log failed, or the command is too large to log). Returns the step that records it,
+   * called in the same turn once the command has applied.
+   */
+  prepare(command: EngineCommand): () => void;
 }
 
 /** What a snapshot keeps of the engine beside the store's image. */
 export interface EngineCatalogImage {
   schema: DatabaseSchema;
   outputApi: OutputApi;
-  loadingJobs: LoadingJobPlan[];
+  /**
+   * Loading jobs of images written while the engine kept its own registry beside the
+   * catalog; restoring moves them into the catalog. New images keep every job in `gsqlCatalog`.
+   */
+  loadingJobs?: LoadingJobPlan[];
+  /** The catalog's state (server/catalog): queries, loading jobs, schema-change jobs. */
+  gsqlCatalog?: unknown;
+  /** Users, roles, grants, secret and token digests, ACLs: never a clear secret. */
+  auth?: AuthState;
 }
 
 export class Engine {
@@ -79,10 +100,15 @@ export class Engine {
   private outputApiState: OutputApi;
   private readonly graphs = new Map<string, GraphHandle>();
   private storeState: GraphStore | undefined;
-  /** Loading jobs by graph, then by job name (a minimal catalog until the GSQL catalog owns them). */
-  private readonly loadingJobsState = new Map<string, Map<string, LoadingJobPlan>>();
+  /**
+   * Queries and jobs: the one registry of loading jobs. An engine starts with a catalog of
+   * its own; the GSQL server attaches the one it shares (before any change).
+   */
+  private catalog = new Catalog();
   readonly defaultTimeoutMs: number;
   readonly now: () => number;
+  /** Users, roles, secrets, tokens (server/auth); changed only by "auth" commands. */
+  readonly auth = new AuthStore();
   /** Set by the persistence layer once recovery is done; replay runs without it. */
   commandLog: CommandLog | undefined;
 
@@ -130,12 +156,12 @@ export class Engine {
 
   /** A loading job of a graph by name. */
   loadingJob(graph: string, name: string): LoadingJobPlan | undefined {
-    return this.loadingJobsState.get(graph)?.get(name);
+    return this.catalog.loadingJobPlans(graph).find((p) => p.name === name);
   }
 
   /** Every loading job of a graph, in creation order. */
   loadingJobs(graph: string): LoadingJobPlan[] {
-    return [...(this.loadingJobsState.get(graph)?.values() ?? [])];
+    return this.catalog.loadingJobPlans(graph);
   }
 
   /** The `version` field of responses about `graph` (absent under output API v1). */
@@ -154,20 +180,35 @@ export class Engine {
     return translateStoreErrors(() => this.store.read(read));
   }
 
+  /**
+   * Connects the GSQL server's catalog (server/catalog) in place of the engine's own:
+   * "catalog" commands hand it their changes, and its loading jobs are the engine's. An empty
+   * catalog takes over what the one before it held, so attaching loses nothing.
+   */
+  attachCatalog(catalog: Catalog): void {
+    if (catalog === this.catalog) return;
+    if (isEmptyCatalog(catalog.state)) catalog.restore(this.catalog.snapshot());
+    this.catalog = catalog;
+  }
+
   /** The one way to change the database. Deterministic given the state before it. */
   apply<K extends EngineCommand["kind"]>(command: Extract<EngineCommand, { kind: K }>, options?: ApplyOptions): CommandResults[K];
   apply(command: EngineCommand, options: ApplyOptions = {}): CommandResults[EngineCommand["kind"]] {
-    this.commandLog?.assertWritable();
+    const record = this.commandLog?.prepare(command);
     const result = this.applyCommand(command, options);
     // Recorded in the same turn and only once applied: a refused command changed nothing.
-    this.commandLog?.record(command);
+    record?.();
     return result;
   }
 
   /** The state beside the store as plain data, for snapshots (the store has its own image). */
   catalogImage(): EngineCatalogImage {
-    const loadingJobs = [...this.loadingJobsState.values()].flatMap((jobs) => [...jobs.values()]);
-    return { schema: this.schemaState, outputApi: this.outputApiState, loadingJobs };
+    return { schema: this.schemaState, outputApi: this.outputApiState, gsqlCatalog: this.catalog.snapshot(), auth: this.auth.snapshot() };
+  }
+
+  /** Whether the catalog (queries, loading and schema-change jobs) holds anything yet. */
+  get catalogIsEmpty(): boolean {
+    return isEmptyCatalog(this.catalog.state);
   }
 
   /** The store if one exists yet (snapshots do not create one). */
@@ -181,14 +222,13 @@ export class Engine {
    */
   restoreState(image: EngineCatalogImage, store: GraphStore | undefined): void {
     this.storeState = store;
-    this.loadingJobsState.clear();
     this.setSchema(structuredClone(image.schema));
     this.outputApiState = image.outputApi;
-    for (const plan of image.loadingJobs ?? []) {
-      const jobs = this.loadingJobsState.get(plan.graph) ?? new Map<string, LoadingJobPlan>();
-      jobs.set(plan.name, structuredClone(plan));
-      this.loadingJobsState.set(plan.graph, jobs);
-    }
+    this.catalog.restore(image.gsqlCatalog ?? emptyCatalogState());
+    // An older image's own registry joins the catalog.
+    const older = (image.loadingJobs ?? []).map((plan) => ({ kind: "put-loading-job" as const, job: loadingJobRecord(structuredClone(plan)) }));
+    if (older.length > 0) this.catalog.apply(older);
+    this.auth.restore(image.auth ?? emptyAuthState());
   }
 
   private applyCommand(command: EngineCommand, options: ApplyOptions): CommandResults[EngineCommand["kind"]] {
@@ -199,12 +239,27 @@ export class Engine {
   private dispatch(command: EngineCommand, deadline: Deadline): CommandResults[EngineCommand["kind"]] {
     switch (command.kind) {
       case "define-schema":
-        return this.defineSchema(command.schema);
+        this.defineSchema(command.schema);
+        this.dropUnfitLoadingJobs();
+        return undefined;
       case "set-output-api":
         this.outputApiState = command.api;
         return undefined;
+      case "catalog":
+        // The GSQL executor's changes already drop the jobs its schema change breaks.
+        if (command.schema) this.defineSchema(command.schema);
+        if (command.clearData && this.storeState) this.storeState.clear();
+        this.catalog.apply(command.changes);
+        return undefined;
+      case "auth":
+        this.auth.apply(command.changes);
+        return undefined;
       case "upsert":
         return applyUpsert(this.store, this.resolveGraph(command.graph), command);
+      case "upsert-text": {
+        const items = upsertItemsFromText(command.source.text, { maxDepth: command.source.maxDepth });
+        return applyUpsert(this.store, this.resolveGraph(command.graph), { kind: "upsert", graph: command.graph, ...items, flags: command.flags });
+      }
       case "delete-vertices":
         return applyDeleteVertices(this.store, this.resolveGraph(command.graph), command, deadline);
       case "delete-vertices-by-type":
@@ -214,15 +269,19 @@ export class Engine {
       case "create-loading-job": {
         const problem = loadingJobProblem(command.plan, this.schemaState);
         if (problem !== undefined) throw invalidRequest(`The loading job ${command.plan.name} cannot be created: ${problem}`);
-        const jobs = this.loadingJobsState.get(command.plan.graph) ?? new Map<string, LoadingJobPlan>();
-        jobs.set(command.plan.name, structuredClone(command.plan));
-        this.loadingJobsState.set(command.plan.graph, jobs);
+        this.catalog.apply([{ kind: "put-loading-job", job: loadingJobRecord(structuredClone(command.plan)) }]);
         return undefined;
       }
-      case "drop-loading-job":
-        return this.loadingJobsState.get(command.graph)?.delete(command.name) ?? false;
+      case "drop-loading-job": {
+        if (this.loadingJob(command.graph, command.name) === undefined) return false;
+        this.catalog.apply([{ kind: "drop-jobs", graph: command.graph, names: [command.name] }]);
+        return true;
+      }
       case "load-batch":
         return applyLoadBatch(this.store, this.resolveGraph(command.graph).view, command.batch);
+      case "query-writes":
+        this.resolveGraph(command.graph);
+        return applyDmlSteps(this.store, command.steps);
     }
   }
 
@@ -241,12 +300,19 @@ export class Engine {
     this.schemaState = next;
     this.graphs.clear();
     for (const g of next.graphs) this.graphs.set(g.name, { name: g.name, view: graphView(next, g.name)! });
-    // Loading jobs that no longer fit the schema are dropped.
-    for (const [graph, jobs] of this.loadingJobsState) {
-      for (const [name, plan] of jobs) if (!loadingJobFits(plan, next)) jobs.delete(name);
-      if (jobs.size === 0) this.loadingJobsState.delete(graph);
+  }
+
+  /** After a define-schema command: the loading jobs that no longer fit the schema are dropped. */
+  private dropUnfitLoadingJobs(): void {
+    for (const graph of new Set(this.catalog.state.loadingJobs.map((j) => j.graph))) {
+      const names = this.catalog.loadingJobPlans(graph).filter((plan) => !loadingJobFits(plan, this.schemaState)).map((plan) => plan.name);
+      if (names.length > 0) this.catalog.apply([{ kind: "drop-jobs", graph, names }]);
     }
   }
+}
+
+function isEmptyCatalog(state: Readonly<CatalogState>): boolean {
+  return state.queries.length === 0 && state.loadingJobs.length === 0 && state.schemaChangeJobs.length === 0;
 }
 
 /** Store refusals become engine errors (nothing changed when the store refuses). */

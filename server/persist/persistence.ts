@@ -8,6 +8,7 @@ import type { DataDirectory } from "./data-directory.js";
 import type { PersistentState } from "./persistent-state.js";
 import type { SnapshotEntry, SnapshotStore } from "./snapshot/snapshot-store.js";
 import { durableWritesMiddleware, noteRequestWrite } from "./request-durability.js";
+import { MAX_PAYLOAD_BYTES } from "./wal/record-format.js";
 import type { WriteAheadLog } from "./wal/write-ahead-log.js";
 
 /** all: answer after the change is durable. none: answer at once (the interface's ack=none). */
@@ -27,6 +28,8 @@ export interface PersistenceOptions {
   snapshotOnClose?: boolean;
   /** Size at which a log segment is closed and a new one started (default 64 MiB). */
   segmentBytes?: number;
+  /** Largest encoded change accepted (default and most: 1 GiB, what a log record can hold). */
+  maxRecordBytes?: number;
   /** When another server holds the data directory, wait for it to stop instead of failing. */
   waitForLock?: boolean;
   /** Where background events (snapshots taken, failures) are reported. */
@@ -35,11 +38,12 @@ export interface PersistenceOptions {
 
 /**
  * A change that cannot be (or was not) made durable. A RestError, so clients get the
- * interface's envelope with status 503 and this message instead of a bare internal error.
+ * interface's envelope with this message: status 503 when the log failed, 413 when the
+ * change is too large to log.
  */
 export class DurabilityError extends RestError {
-  constructor(message: string) {
-    super(503, "REST-5000", message);
+  constructor(message: string, status = 503) {
+    super(status, status === 503 ? "REST-5000" : "REST-30000", message);
     this.name = "DurabilityError";
   }
 }
@@ -72,6 +76,7 @@ export class Persistence {
     private lastSnapshotBytes: number,
   ) {
     this.bytesAtLastSnapshot = log.appendedBytes;
+    if (snapshotThreshold(options, lastSnapshotBytes) !== Infinity || (options.snapshotOnClose ?? true)) snapshots.warmUp();
   }
 
   /** Position of the last recorded command. */
@@ -101,11 +106,30 @@ export class Persistence {
    * the position is noted, so the durability middleware waits for it before answering.
    */
   append(command: CommandValue): number {
+    return this.prepare(command)();
+  }
+
+  /**
+   * The first half of append, for callers that apply a command between the two: checks the
+   * log can take it and encodes it now (throwing DurabilityError, with nothing appended,
+   * when it cannot be logged); the returned step appends it and returns its log position.
+   */
+  prepare(command: CommandValue): () => number {
     this.assertWritable();
-    const lsn = this.log.append(encodeCommand(command));
-    noteRequestWrite(lsn);
-    this.snapshotIfDue();
-    return lsn;
+    const payload = encodeCommand(command);
+    const limit = Math.min(this.options.maxRecordBytes ?? MAX_PAYLOAD_BYTES, MAX_PAYLOAD_BYTES);
+    if (payload.length > limit) {
+      throw new DurabilityError(
+        `This change is ${payload.length} bytes once encoded for the write-ahead log, more than its limit of ${limit} bytes; send it in smaller requests.`,
+        413,
+      );
+    }
+    return () => {
+      const lsn = this.log.append(payload);
+      noteRequestWrite(lsn);
+      this.snapshotIfDue();
+      return lsn;
+    };
   }
 
   /**

@@ -24,7 +24,8 @@ export function registerDiagnostics(router: Router, services: RestServices): voi
     const kinds = (["builtin", "dynamic", "static"] as EndpointKind[]).filter((k) => param.bool(params, k));
     const graph = param.string(params, "graph_name");
     if (graph !== undefined) services.engine.resolveGraph(graph);
-    ctx.body = services.endpoints.list(kinds, graph);
+    // With authentication on, the caller sees the endpoints of the graphs it may read the schema of.
+    ctx.body = services.endpoints.list(kinds, graph, ctx.state.graphVisible as ((graph: string) => boolean) | undefined);
   };
   addEndpoint(router, services, "GET /endpoints", listing);
   addEndpoint(router, services, "GET /endpoints/{graph_name}", listing);

@@ -14,7 +14,7 @@ describe("engine commands: logged, encoded, replayed", () => {
 
   before(async () => {
     const engine = new Engine();
-    engine.commandLog = { assertWritable: () => undefined, record: (c) => void log.push(encodeCommand(c)) };
+    engine.commandLog = { prepare: (c) => () => void log.push(encodeCommand(c)) };
     engine.apply({ kind: "define-schema", schema: socialSchema() });
     t = await startTestServer({ engine });
   });

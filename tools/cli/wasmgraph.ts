@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // `wasmgraph`: the server command.
-//   wasmgraph serve [--port 9000] [--gsql-port 14240] [--data DIR | --in-memory] [--no-demo] [--host 127.0.0.1]
+//   wasmgraph serve [--port 9000] [--gsql-port 14240] [--data DIR | --in-memory] [--no-demo] [--host 127.0.0.1] [--auth]
 import { parseArgs } from "node:util";
 import { startServer, type RunningServer } from "../../server/serve.js";
 import type { RecoveryReport } from "../../server/persist/recovery.js";
 
-const USAGE = `usage: wasmgraph serve [--port 9000] [--gsql-port 14240] [--data DIR | --in-memory] [--no-demo] [--host 127.0.0.1]
+const USAGE = `usage: wasmgraph serve [--port 9000] [--gsql-port 14240] [--data DIR | --in-memory] [--no-demo] [--host 127.0.0.1] [--auth]
 
   --port N        REST endpoints (default 9000; 0 picks a free port)
   --gsql-port N   GSQL-server endpoints (default 14240)
@@ -19,7 +19,10 @@ const USAGE = `usage: wasmgraph serve [--port 9000] [--gsql-port 14240] [--data 
   --wait-for-lock if another server holds the data directory, wait until it stops,
                   then recover and take over (a standby for restarts)
   --no-demo       start with an empty database instead of the demo graph
-  --host ADDR     address to listen on (default 127.0.0.1)`;
+  --host ADDR     address to listen on (default 127.0.0.1)
+  --auth          require authentication (also WASMGRAPH_AUTH=true): users, roles,
+                  secrets and tokens; the first start creates user tigergraph with
+                  password tigergraph, to be changed with ALTER PASSWORD`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -38,6 +41,7 @@ async function main(argv: string[]): Promise<number> {
       "wait-for-lock": { type: "boolean", default: false },
       "no-demo": { type: "boolean", default: false },
       host: { type: "string", default: "127.0.0.1" },
+      auth: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
@@ -57,14 +61,34 @@ async function main(argv: string[]): Promise<number> {
   const log = (line: string) => process.stderr.write(`wasmgraph: ${line}\n`);
   const dataDir = values["in-memory"] ? undefined : values.data;
   const persistence = { snapshotEveryBytes: Math.round(snapshotMiB * 2 ** 20), waitForLock: values["wait-for-lock"] };
-  const server = await startServer({ port, host: values.host, dataDir, persistence, log });
+  const auth = values.auth || authFromEnvironment(process.env.WASMGRAPH_AUTH);
+  if (auth === undefined) return 2;
+  const server = await startServer({
+    port, host: values.host, gsqlPort, demo: !values["no-demo"], dataDir, persistence, log, auth: { enabled: auth },
+  });
   if (server.recovery) log(describeRecovery(server.recovery));
   stopOnSignals(server, log);
   process.stdout.write(`wasmgraph REST endpoints on http://${values.host}:${server.restPort}\n`);
-  // Not served by this build yet: the GSQL-server endpoints (--gsql-port) and the demo graph
-  // (--no-demo). Say so rather than pretend.
-  process.stdout.write(`note: GSQL-server endpoints (port ${gsqlPort}) and the demo graph are not available in this build\n`);
+  process.stdout.write(`wasmgraph GSQL-server endpoints on http://${values.host}:${server.gsqlPort} (gsql --host http://${values.host}:${server.gsqlPort})\n`);
+  if (server.auth.enabled) {
+    process.stdout.write(`authentication is on: log in with gsql -u USER, or get a token with POST /requesttoken` +
+      (server.auth.mustChangePassword("tigergraph") ? ` (user tigergraph still has its default password: change it with ALTER PASSWORD)` : "") + "\n");
+  }
+  if (server.demo) {
+    process.stdout.write(server.demo.returnCode === 0
+      ? `demo graph Social created: try curl 'http://${values.host}:${server.restPort}/query/Social/hello?p=Amara'\n`
+      : `demo graph Social created with problems (return code ${server.demo.returnCode}):\n${server.demo.output}`);
+  }
   return -1;
+}
+
+/** WASMGRAPH_AUTH: true/1/on or false/0/off (unset: off); undefined after reporting a bad value. */
+function authFromEnvironment(value: string | undefined): boolean | undefined {
+  if (value === undefined || value === "") return false;
+  if (/^(true|1|on|yes)$/i.test(value)) return true;
+  if (/^(false|0|off|no)$/i.test(value)) return false;
+  process.stderr.write(`wasmgraph: WASMGRAPH_AUTH must be true or false, got '${value}'\n`);
+  return undefined;
 }
 
 function portNumber(flag: string, text: string): number | undefined {

@@ -6,7 +6,7 @@
 import { promises as fsp } from "node:fs";
 import path from "node:path";
 import { ensureDirectory, fsyncDirectory } from "../durable-fs.js";
-import { encodeBatch, encodeSegmentHeader, SEGMENT_HEADER_BYTES, type WalRecord } from "./record-format.js";
+import { encodeBatch, encodeSegmentHeader, MAX_PAYLOAD_BYTES, SEGMENT_HEADER_BYTES, type WalRecord } from "./record-format.js";
 import { scanSegment, WalCorruptionError, type TornTail } from "./segment-scan.js";
 
 export { WalCorruptionError } from "./segment-scan.js";
@@ -136,6 +136,8 @@ export class WriteAheadLog {
   append(payload: Uint8Array): number {
     if (this.failure) throw this.failure;
     if (this.closed) throw new Error("write-ahead log is closed");
+    // A longer record would read back as damage and stop the next start.
+    if (payload.length > MAX_PAYLOAD_BYTES) throw new RangeError(`a log record of ${payload.length} bytes is over the limit of ${MAX_PAYLOAD_BYTES}`);
     this.queue.push(payload);
     this.appended += payload.length;
     this.assignedLsn++;

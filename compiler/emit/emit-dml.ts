@@ -1,0 +1,154 @@
+// Data modification in queries (gsql-semantics §5): attribute writes, INSERT INTO, DELETE.
+// A query is one transaction whose writes it never sees itself, so nothing here touches
+// the graph: each write becomes a record of the data-modification log (Dml in the ABI),
+// which the host applies through the store once the run has succeeded.
+import { Dml } from "../../runtime-wasm/query/abi.js";
+import type { IrExpr, IrStmt, IrTarget } from "../ir/ir.js";
+import { emitExpr } from "./emit-expr.js";
+import { vertexTypeOrdinal, vidTypeOrdinal } from "./emit-graph.js";
+import { outReserve, swapStreams } from "./emit-output.js";
+import { EdgeRecord } from "./emit-values.js";
+import { writeValue } from "./emit-write.js";
+import type { Expr } from "./module.js";
+import { UnsupportedError, type QueryEmitter } from "./query-emitter.js";
+
+/** One u32 operand (written unaligned, like the output stream's). */
+function u32(qe: QueryEmitter, value: Expr): Expr {
+  const m = qe.m;
+  const name = qe.cx.helper("dml_u32", [{ name: "v", type: "i32" }], "none", (f) => m.raw.i32.store(0, 1, outReserve(qe.cx, m.i32(4)), f.param(0).get()));
+  return m.call(name, [value], "none");
+}
+
+function op(qe: QueryEmitter, code: Dml): Expr {
+  const m = qe.m;
+  const name = qe.cx.helper("dml_op", [{ name: "op", type: "i32" }], "none", (f) => m.storeNarrow("i32", 8, outReserve(qe.cx, m.i32(1)), f.param(0).get()));
+  return m.call(name, [m.i32(code)], "none");
+}
+
+/** A record written to the DML log (the output stream swapped out meanwhile). */
+function record(qe: QueryEmitter, parts: Expr[]): Expr {
+  return qe.m.seq(swapStreams(qe.cx), ...parts, swapStreams(qe.cx));
+}
+
+function attrBinding(qe: QueryEmitter, element: "vertex" | "edge", typeName: string, attr: string): number {
+  return element === "vertex"
+    ? qe.cx.bind({ kind: "vertexAttr", typeKey: qe.vertexTypeKey(typeName), name: attr })
+    : qe.cx.bind({ kind: "edgeAttr", typeKey: qe.edgeTypeKey(typeName), name: attr });
+}
+
+/** `v.attr = x` / `v.attr += x` / `e.attr = x`. */
+export function emitAttrWrite(qe: QueryEmitter, target: Extract<IrTarget, { t: "attr" }>, value: IrExpr, accumulate: boolean): Expr {
+  const m = qe.m;
+  const f = qe.f;
+  if (target.element === "vertex") {
+    const v = f.local("i32", "dv");
+    const binding = f.local("i32", "db");
+    // the attribute's binding for the vertex's type (owners lists the types that have it)
+    let choose: Expr = m.i32(-1);
+    for (let i = target.owners.length - 1; i >= 0; i--) {
+      const owner = target.owners[i].typeName;
+      choose = m.if(m.eq("i32", vidTypeOrdinal(qe.cx, v.get()), vertexTypeOrdinal(qe.cx, qe.vertexTypeKey(owner))), m.i32(attrBinding(qe, "vertex", owner, target.name)), choose);
+    }
+    return m.seq(
+      v.set(emitExpr(qe, target.target)),
+      m.if(
+        m.ne("i32", v.get(), m.i32(-1)),
+        m.seq(
+          binding.set(choose),
+          m.if(
+            m.ne("i32", binding.get(), m.i32(-1)),
+            record(qe, [op(qe, accumulate ? Dml.AddVertexAttr : Dml.SetVertexAttr), u32(qe, v.get()), u32(qe, binding.get()), writeValue(qe.cx, target.valueType, emitExpr(qe, value))]),
+          ),
+        ),
+      ),
+    );
+  }
+  const edge = target.target.e === "var" ? qe.clause.edges.get(target.target.id) : undefined;
+  if (!edge) throw new UnsupportedError("writing an attribute of an edge held in a variable");
+  const binding = attrBinding(qe, "edge", edge.edgeTypeName, target.name);
+  const typeBinding = qe.cx.bind({ kind: "edgeType", key: edge.edgeTypeKey });
+  return record(qe, [
+    op(qe, accumulate ? Dml.AddEdgeAttr : Dml.SetEdgeAttr),
+    u32(qe, m.i32(typeBinding)),
+    u32(qe, edge.from.get()),
+    u32(qe, edge.to.get()),
+    u32(qe, edge.eid.get()),
+    u32(qe, m.i32(binding)),
+    writeValue(qe.cx, target.valueType, emitExpr(qe, value)),
+  ]);
+}
+
+export function emitInsertVertex(qe: QueryEmitter, s: Extract<IrStmt, { s: "insertVertex" }>): Expr {
+  const m = qe.m;
+  const vt = qe.view.vertexType(s.vertexType);
+  if (!vt) throw new UnsupportedError(`INSERT INTO the unknown vertex type ${s.vertexType}`);
+  const typeBinding = qe.cx.bind({ kind: "vertexType", key: vt.key });
+  const attrs = s.attrs.map((a) => ({ name: a.index >= 0 ? vt.attributes[a.index]?.name : a.name, value: a.value })).filter((a) => a.name !== undefined && a.name !== vt.primaryId.name);
+  return record(qe, [
+    op(qe, Dml.InsertVertex),
+    u32(qe, m.i32(typeBinding)),
+    writeValue(qe.cx, s.id.type, emitExpr(qe, s.id)),
+    u32(qe, m.i32(attrs.length)),
+    ...attrs.flatMap((a) => [u32(qe, m.i32(attrBinding(qe, "vertex", s.vertexType, a.name!))), writeValue(qe.cx, a.value.type, emitExpr(qe, a.value))]),
+  ]);
+}
+
+export function emitInsertEdge(qe: QueryEmitter, s: Extract<IrStmt, { s: "insertEdge" }>): Expr {
+  const m = qe.m;
+  const et = qe.view.edgeType(s.edgeType);
+  if (!et) throw new UnsupportedError(`INSERT INTO the unknown edge type ${s.edgeType}`);
+  const endpoint = (x: IrExpr, typeName: string | undefined, pairEnd: "from" | "to"): Expr[] => {
+    if (x.type.t === "vertex") return [endpointTag(qe, 0), u32(qe, emitExpr(qe, x))];
+    const name = typeName ?? (new Set(et.pairs.map((p) => p[pairEnd])).size === 1 ? et.pairs[0][pairEnd] : undefined);
+    if (name === undefined) throw new UnsupportedError(`INSERT INTO ${s.edgeType} without the ${pairEnd} vertex type`);
+    return [endpointTag(qe, 1), u32(qe, m.i32(qe.cx.bind({ kind: "vertexType", key: qe.vertexTypeKey(name) }))), writeValue(qe.cx, x.type, emitExpr(qe, x))];
+  };
+  const attrs = s.attrs.map((a) => ({ name: a.index >= 0 ? et.attributes[a.index]?.name : a.name, value: a.value })).filter((a) => a.name !== undefined);
+  return record(qe, [
+    op(qe, Dml.InsertEdge),
+    u32(qe, m.i32(qe.cx.bind({ kind: "edgeType", key: et.key }))),
+    ...endpoint(s.from, s.fromType, "from"),
+    ...endpoint(s.to, s.toType, "to"),
+    u32(qe, m.i32(attrs.length)),
+    ...attrs.flatMap((a) => [u32(qe, m.i32(attrBinding(qe, "edge", s.edgeType, a.name!))), writeValue(qe.cx, a.value.type, emitExpr(qe, a.value))]),
+  ]);
+}
+
+function endpointTag(qe: QueryEmitter, kind: 0 | 1): Expr {
+  const m = qe.m;
+  const name = qe.cx.helper("dml_u8", [{ name: "v", type: "i32" }], "none", (f) => m.storeNarrow("i32", 8, outReserve(qe.cx, m.i32(1)), f.param(0).get()));
+  return m.call(name, [m.i32(kind)], "none");
+}
+
+/** DELETE(v) / DELETE(e): a vertex (with its edges) or an edge. */
+export function emitDelete(qe: QueryEmitter, target: IrExpr): Expr {
+  const m = qe.m;
+  const f = qe.f;
+  if (target.type.t === "vertex") {
+    const v = f.local("i32", "dv");
+    return m.seq(v.set(emitExpr(qe, target)), m.if(m.ne("i32", v.get(), m.i32(-1)), record(qe, [op(qe, Dml.DeleteVertex), u32(qe, v.get())])));
+  }
+  if (target.type.t !== "edge") throw new UnsupportedError(`DELETE of a ${target.type.t}`);
+  const edge = target.e === "var" ? qe.clause.edges.get(target.id) : undefined;
+  if (edge) {
+    const ordinal = qe.cx.bind({ kind: "edgeType", key: edge.edgeTypeKey });
+    return record(qe, [op(qe, Dml.DeleteEdge), u32(qe, m.globalGet(qe.cx.ensureGlobal(`b_${ordinal}`, "i32"), "i32")), u32(qe, edge.from.get()), u32(qe, edge.to.get()), u32(qe, edge.eid.get())]);
+  }
+  const r = f.local("i32", "dr");
+  return m.seq(
+    r.set(emitExpr(qe, target)),
+    m.if(
+      r.get(),
+      record(qe, [
+        op(qe, Dml.DeleteEdge),
+        u32(qe, m.load("i32", r.get(), EdgeRecord.type)),
+        u32(qe, m.load("i32", r.get(), EdgeRecord.from)),
+        u32(qe, m.load("i32", r.get(), EdgeRecord.to)),
+        u32(qe, m.load("i32", r.get(), EdgeRecord.eid)),
+      ]),
+    ),
+  );
+}
+
+// FILE output (emit-file.ts) writes its records into the same log.
+export { record as dmlRecord, op as dmlOp, u32 as dmlU32 };

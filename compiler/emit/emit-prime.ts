@@ -1,0 +1,94 @@
+// `v.@a'`: the value vertex accumulator @a had before the ACCUM clause of the latest SELECT
+// (gsql-semantics §4.2 item 5). For an accumulator whose prime is read, each vertex has a
+// copy of its state and the SELECT number the copy was taken in: the first write to a
+// vertex's state during a SELECT copies the state aside first. A read of the prime gets the
+// copy when it was taken in the current SELECT, else the state itself (not written yet).
+// A collection's state is its container: the copy is a second container, refilled with the
+// elements (map entries, heap items) at the first write of each SELECT.
+import type { EmitContext } from "./context.js";
+import { accumAssign, accumRead, accumSize, allocStates } from "./emit-accum.js";
+import { allocZeroed } from "./emit-arena.js";
+import { GG } from "./emit-graph.js";
+import type { Expr, ValueType } from "./module.js";
+import { UnsupportedError, type QueryEmitter } from "./query-emitter.js";
+import { accumValueType, isCollectionAccum } from "../ir/types.js";
+import { wasmType } from "./wasm-types.js";
+
+/** Collection accumulators whose prime is kept as a copy of the container. */
+const COPYABLE = new Set(["list", "set", "bag", "map", "heap"]);
+
+/** The SELECT counter; the prologue of every SELECT increments it. */
+export const SELECT_EPOCH = "select_epoch";
+
+export function primeGlobals(qe: QueryEmitter, id: number): { prev: string; epoch: string } {
+  const cx = qe.cx;
+  cx.ensureGlobal(SELECT_EPOCH, "i32");
+  return { prev: qe.ownGlobal(`prev${id}`, "i32"), epoch: qe.ownGlobal(`epoch${id}`, "i32") };
+}
+
+/** Allocates the copies and stamps when the vertex accumulator is declared. */
+export function primeDeclare(qe: QueryEmitter, id: number): Expr {
+  const m = qe.m;
+  const cx = qe.cx;
+  const a = qe.accumType(id);
+  if (isCollectionAccum(a) && !COPYABLE.has(a.a)) throw new UnsupportedError(`the ' (prime) of a ${a.a} accumulator`);
+  const g = primeGlobals(qe, id);
+  return m.seq(
+    m.globalSet(g.prev, allocStates(cx, qe.f, a, m.globalGet(GG.vidBound, "i32"))),
+    m.globalSet(g.epoch, allocZeroed(cx, m.shl("i32", m.globalGet(GG.vidBound, "i32"), m.i32(2)))),
+  );
+}
+
+/** Before a write to `vertex`'s state: keeps the state as it was before this SELECT. */
+export function primeCapture(qe: QueryEmitter, id: number, vertex: Expr): Expr {
+  const m = qe.m;
+  const cx: EmitContext = qe.cx;
+  const g = primeGlobals(qe, id);
+  const a = qe.accumType(id);
+  const size = accumSize(a);
+  const name = cx.helper(qe.fn(`prime_capture_${id}`), [{ name: "v", type: "i32" }], "none", (f) => {
+    const v = f.param(0);
+    const stamp = f.local("i32", "stamp");
+    return [
+      stamp.set(m.add("i32", m.globalGet(g.epoch, "i32"), m.shl("i32", v.get(), m.i32(2)))),
+      m.if(
+        m.ne("i32", m.load("i32", stamp.get()), m.globalGet(SELECT_EPOCH, "i32")),
+        m.seq(
+          ...(isCollectionAccum(a)
+            ? [accumAssign(cx, a, m.add("i32", m.globalGet(g.prev, "i32"), m.mul("i32", v.get(), m.i32(size))), accumRead(cx, a, m.add("i32", m.globalGet(qe.accumGlobal(id), "i32"), m.mul("i32", v.get(), m.i32(size)))), { t: "accum", accum: a })]
+            : []),
+          ...[0, 8].filter((off) => off < size && !isCollectionAccum(a)).map((off) =>
+            m.store(
+              "i64",
+              m.add("i32", m.globalGet(g.prev, "i32"), m.mul("i32", v.get(), m.i32(size))),
+              m.load("i64", m.add("i32", m.globalGet(qe.accumGlobal(id), "i32"), m.mul("i32", v.get(), m.i32(size))), off),
+              off,
+            ),
+          ),
+          m.store("i32", stamp.get(), m.globalGet(SELECT_EPOCH, "i32")),
+        ),
+      ),
+    ];
+  });
+  return m.call(name, [vertex], "none");
+}
+
+/** The value of `vertex.@a'`. */
+export function primeRead(qe: QueryEmitter, id: number, vertex: Expr): Expr {
+  const m = qe.m;
+  const cx = qe.cx;
+  const a = qe.accumType(id);
+  const g = primeGlobals(qe, id);
+  const size = accumSize(a);
+  const name = cx.helper(qe.fn(`prime_read_${id}`), [{ name: "v", type: "i32" }], readType(qe, id), (f) => {
+    const v = f.param(0);
+    const copied = m.eq("i32", m.load("i32", m.add("i32", m.globalGet(g.epoch, "i32"), m.shl("i32", v.get(), m.i32(2)))), m.globalGet(SELECT_EPOCH, "i32"));
+    const base = m.select(copied, m.globalGet(g.prev, "i32"), m.globalGet(qe.accumGlobal(id), "i32"));
+    return accumRead(cx, a, m.add("i32", base, m.mul("i32", v.get(), m.i32(size))));
+  });
+  return m.call(name, [vertex], readType(qe, id));
+}
+
+function readType(qe: QueryEmitter, id: number): ValueType {
+  return wasmType(accumValueType(qe.accumType(id)));
+}

@@ -1,0 +1,237 @@
+// Query output: turns the typed stream a query module wrote for its PRINT statements (see
+// `Out` in query/abi.ts) into the JSON text of the response's `results` array.
+//
+// The worker copies the stream out of the run's arena (query/output-chain.ts) before the
+// arena is reused; this formats that copy. Numbers are formatted by their GSQL type, from
+// their bits: 64-bit integers go from their 8 bytes to decimal text and never through a
+// JavaScript number.
+import { Out } from "../query/abi.js";
+import { formatDatetime, formatDouble, formatFloat, type FloatStyle } from "../values/index.js";
+import type { GraphReader } from "./graph-reader.js";
+
+export interface OutputManifest {
+  /** Key texts referenced by `Out.Key`, by index. */
+  keys: string[];
+}
+
+export interface DecodeOptions {
+  floatStyle?: FloatStyle;
+  /** Needed when the output holds vertices or edges. */
+  reader?: GraphReader;
+}
+
+/** Thrown when the stream is malformed (a bug in the generated code, never user input). */
+export class OutputFormatError extends Error {}
+
+/** The `results` array text for an output stream (empty: nothing printed). */
+export function decodeOutput(stream: Uint8Array, manifest: OutputManifest, options: DecodeOptions = {}): string {
+  return new OutputDecoder(stream, manifest, options).decode();
+}
+
+/** A container being written: whether it already holds a member (for commas). */
+interface Frame {
+  kind: "print" | "object" | "array" | "vertex";
+  filled: boolean;
+}
+
+class OutputDecoder {
+  private readonly view: DataView;
+  private pos = 0;
+  private out: string[] = [];
+  private readonly frames: Frame[] = [];
+  private readonly floatStyle: FloatStyle;
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly manifest: OutputManifest,
+    private readonly options: DecodeOptions,
+  ) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.floatStyle = options.floatStyle ?? "significant";
+  }
+
+  decode(): string {
+    this.out.push("[");
+    let prints = 0;
+    while (this.more()) {
+      const tag = this.u8();
+      if (tag !== Out.PrintBegin) throw new OutputFormatError(`expected a PRINT, found tag ${tag}`);
+      if (prints++ > 0) this.out.push(",");
+      this.out.push("{");
+      this.frames.push({ kind: "print", filled: false });
+      this.members();
+    }
+    this.out.push("]");
+    return this.out.join("");
+  }
+
+  /** Key/value pairs until the End closing the innermost frame. */
+  private members(): void {
+    for (;;) {
+      const tag = this.u8();
+      if (tag === Out.End) {
+        this.close();
+        return;
+      }
+      const frame = this.frames[this.frames.length - 1];
+      if (frame.filled) this.out.push(",");
+      frame.filled = true;
+      if (tag === Out.Key) this.out.push(JSON.stringify(this.keyText(this.u32())), ":");
+      else if (tag === Out.KeyText) this.out.push(JSON.stringify(this.text()), ":");
+      else if (tag === Out.KeyOf) this.out.push(JSON.stringify(this.valueAsKey()), ":");
+      else throw new OutputFormatError(`expected a key, found tag ${tag}`);
+      this.value(this.u8());
+    }
+  }
+
+  /** Array elements until End. */
+  private elements(): void {
+    for (;;) {
+      const tag = this.u8();
+      if (tag === Out.End) {
+        this.close();
+        return;
+      }
+      const frame = this.frames[this.frames.length - 1];
+      if (frame.filled) this.out.push(",");
+      frame.filled = true;
+      this.value(tag);
+    }
+  }
+
+  private value(tag: number): void {
+    const out = this.out;
+    switch (tag) {
+      case Out.Int:
+        out.push(this.i64().toString());
+        return;
+      case Out.Uint:
+        out.push(this.u64().toString());
+        return;
+      case Out.Float:
+        out.push(formatFloat(this.f32(), this.floatStyle));
+        return;
+      case Out.Double:
+        out.push(formatDouble(this.f64(), this.floatStyle));
+        return;
+      case Out.Bool:
+        out.push(this.u8() !== 0 ? "true" : "false");
+        return;
+      case Out.String:
+        out.push(JSON.stringify(this.text()));
+        return;
+      case Out.Datetime:
+        out.push(JSON.stringify(formatDatetime(Number(this.i64()))));
+        return;
+      case Out.DatetimeEpoch:
+        out.push(this.i64().toString());
+        return;
+      case Out.VertexId:
+        out.push(JSON.stringify(this.reader().vertexId(this.u32())));
+        return;
+      case Out.NoVertex:
+        out.push('""');
+        return;
+      case Out.Edge: {
+        const [type, from, to, slot] = [this.u32(), this.u32(), this.u32(), this.u32()];
+        out.push(this.reader().edgeJson(type, from, to, slot));
+        return;
+      }
+      case Out.RawJson:
+        out.push(this.text());
+        return;
+      case Out.ObjectBegin:
+        out.push("{");
+        this.frames.push({ kind: "object", filled: false });
+        this.members();
+        return;
+      case Out.ArrayBegin:
+        out.push("[");
+        this.frames.push({ kind: "array", filled: false });
+        this.elements();
+        return;
+      case Out.VertexRecord:
+        this.vertexRecord();
+        return;
+      default:
+        throw new OutputFormatError(`unknown output tag ${tag}`);
+    }
+  }
+
+  /** The text of the next value, used as an object key (MapAccum keys): strings without quotes. */
+  private valueAsKey(): string {
+    const saved = this.out;
+    this.out = [];
+    this.value(this.u8());
+    const text = this.out.join("");
+    this.out = saved;
+    return text.startsWith('"') ? (JSON.parse(text) as string) : text;
+  }
+
+  /** `{"v_id":..,"v_type":..,"attributes":{stored attributes?, then the listed members}}` */
+  private vertexRecord(): void {
+    const v = this.u32();
+    const withAttributes = this.u8() !== 0;
+    const reader = this.reader();
+    this.out.push(`{"v_id":${JSON.stringify(reader.vertexId(v))},"v_type":${JSON.stringify(reader.vertexType(v))},"attributes":{`);
+    const stored = withAttributes ? reader.vertexAttributesJson(v) : "";
+    this.out.push(stored);
+    this.frames.push({ kind: "vertex", filled: stored.length > 0 });
+    this.members();
+  }
+
+  private close(): void {
+    const frame = this.frames.pop();
+    if (frame === undefined) throw new OutputFormatError("End without an open container");
+    this.out.push(frame.kind === "array" ? "]" : frame.kind === "vertex" ? "}}" : "}");
+  }
+
+  private keyText(index: number): string {
+    const key = this.manifest.keys[index];
+    if (key === undefined) throw new OutputFormatError(`no key ${index} in the manifest`);
+    return key;
+  }
+
+  private reader(): GraphReader {
+    if (this.options.reader === undefined) throw new OutputFormatError("output holds graph elements but no graph reader was given");
+    return this.options.reader;
+  }
+
+  // ---- reading the stream -------------------------------------------------------------
+
+  private more(): boolean {
+    return this.pos < this.bytes.length;
+  }
+
+  /** Makes sure `n` bytes remain; returns where they start. */
+  private need(n: number): number {
+    if (this.pos + n > this.bytes.length) throw new OutputFormatError("output stream ends inside an item");
+    const at = this.pos;
+    this.pos += n;
+    return at;
+  }
+
+  private u8(): number {
+    return this.bytes[this.need(1)];
+  }
+  private u32(): number {
+    return this.view.getUint32(this.need(4), true);
+  }
+  private i64(): bigint {
+    return this.view.getBigInt64(this.need(8), true);
+  }
+  private u64(): bigint {
+    return this.view.getBigUint64(this.need(8), true);
+  }
+  private f32(): number {
+    return this.view.getFloat32(this.need(4), true);
+  }
+  private f64(): number {
+    return this.view.getFloat64(this.need(8), true);
+  }
+  private text(): string {
+    const length = this.u32();
+    const at = this.need(length);
+    return Buffer.from(this.bytes.buffer, this.bytes.byteOffset + at, length).toString("utf8");
+  }
+}

@@ -1,0 +1,242 @@
+// The pool of query worker threads, on the main thread. Runs queue here and go to the first
+// idle worker, so a long query never blocks the server and several run at once. Each run
+// may carry a timeout and an abort signal: either sets the run's cancel flag in shared
+// memory (the module checks it in every loop and stops); a run that does not stop within
+// the grace period has its worker terminated and replaced.
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import { Ctl } from "./abi.js";
+import { ArenaChunks } from "./arena-chunks.js";
+import { growingLender, MemoryExhausted, type MemoryLender } from "./memory-lender.js";
+import type { FromWorker, RunOutcome, RunRequest, ToWorker } from "./run-types.js";
+
+export interface QueryPoolOptions {
+  /** Worker threads (default: the number of cores, at least 2). */
+  workers?: number;
+  /** How long a cancelled run may take to notice before its worker is terminated. */
+  graceMs?: number;
+}
+
+export interface RunControl {
+  /** Milliseconds before the run is stopped and reported as a timeout (0/undefined: none). */
+  timeoutMs?: number;
+  /** Aborting stops the run and reports it as aborted. */
+  signal?: AbortSignal;
+}
+
+interface MemoryEntry {
+  id: number;
+  /** Address of this memory's control region: one Ctl block per worker slot. */
+  controlBase: number;
+  chunks: ArenaChunks;
+}
+
+interface PendingRun {
+  memory: WebAssembly.Memory;
+  request: RunRequest;
+  control: RunControl;
+  resolve: (outcome: RunOutcome) => void;
+}
+
+interface ActiveRun extends PendingRun {
+  runId: number;
+  started: number;
+  /** Why the run was asked to stop, once it was. */
+  stopReason?: "timeout" | "aborted";
+  timers: NodeJS.Timeout[];
+  onAbort?: () => void;
+  /** Arena chunks lent to the run. */
+  chunks: number[];
+}
+
+interface Slot {
+  index: number;
+  worker: Worker;
+  attached: Set<number>;
+  run?: ActiveRun;
+}
+
+const CONTROL_REGION_BYTES = 65536;
+const MAX_WORKERS = CONTROL_REGION_BYTES / Ctl.size;
+/** Ctl.chunkReply value meaning "no chunk could be lent". */
+const NO_CHUNK = 0xffffffff;
+
+export class QueryPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: PendingRun[] = [];
+  private readonly memories = new Map<WebAssembly.Memory, MemoryEntry>();
+  private readonly lenders = new Map<WebAssembly.Memory, MemoryLender>();
+  private nextRunId = 1;
+  private closed = false;
+  private readonly graceMs: number;
+
+  constructor(options: QueryPoolOptions = {}) {
+    const n = Math.min(MAX_WORKERS, Math.max(1, options.workers ?? Math.max(2, availableParallelism())));
+    this.graceMs = options.graceMs ?? 1000;
+    for (let i = 0; i < n; i++) this.slots.push(this.spawn(i));
+  }
+
+  /**
+   * Says who owns `memory`: runs borrow their arena chunks and the control region from
+   * `lender` (by default the pool grows the memory itself, for memories nobody else owns).
+   */
+  registerMemory(memory: WebAssembly.Memory, lender: MemoryLender): void {
+    if (this.memories.has(memory)) throw new Error("register a memory before its first run");
+    this.lenders.set(memory, lender);
+  }
+
+  /** Runs a query module over `memory`; resolves when it ends, however it ends. */
+  run(memory: WebAssembly.Memory, request: RunRequest, control: RunControl = {}): Promise<RunOutcome> {
+    if (this.closed) return Promise.resolve({ kind: "error", message: "the query pool is closed", ms: 0, logs: [] });
+    if (control.signal?.aborted) return Promise.resolve({ kind: "aborted", ms: 0 });
+    return new Promise((resolve) => {
+      this.queue.push({ memory, request, control, resolve });
+      this.dispatch();
+    });
+  }
+
+  /** Runs in progress. */
+  get busy(): number {
+    return this.slots.filter((s) => s.run !== undefined).length;
+  }
+
+  /** Runs waiting for a worker. */
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  /** Stops every worker; runs in progress and queued end as aborted. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const p of this.queue.splice(0)) p.resolve({ kind: "aborted", ms: 0 });
+    await Promise.all(
+      this.slots.map(async (slot) => {
+        if (slot.run) this.finish(slot, { kind: "aborted", ms: performance.now() - slot.run.started });
+        await slot.worker.terminate();
+      }),
+    );
+  }
+
+  private spawn(index: number): Slot {
+    const worker = new Worker(new URL("./query-worker.js", import.meta.url));
+    const slot: Slot = { index, worker, attached: new Set() };
+    worker.on("message", (msg: FromWorker) => {
+      if (msg.kind === "done" && slot.run?.runId === msg.runId) this.finish(slot, msg.outcome);
+      else if (msg.kind === "chunk") this.lendChunk(slot, msg.runId, msg.bytes);
+    });
+    worker.on("error", (err) => {
+      if (slot.run) this.finish(slot, { kind: "error", message: `query worker failed: ${err.message}`, ms: 0, logs: [] });
+      this.replace(slot);
+    });
+    worker.unref();
+    return slot;
+  }
+
+  private replace(slot: Slot): void {
+    if (this.closed) return;
+    void slot.worker.terminate();
+    const fresh = this.spawn(slot.index);
+    this.slots[slot.index] = fresh;
+    this.dispatch();
+  }
+
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (this.queue.length === 0) return;
+      if (slot.run !== undefined) continue;
+      this.start(slot, this.queue.shift()!);
+    }
+  }
+
+  private start(slot: Slot, pending: PendingRun): void {
+    let entry: MemoryEntry;
+    let chunk: number;
+    try {
+      entry = this.memoryEntry(pending.memory);
+      chunk = entry.chunks.take(pending.request.params.length + 4096);
+    } catch (e) {
+      pending.resolve({ kind: "error", message: e instanceof MemoryExhausted ? "Runtime Error: the query ran out of memory." : String(e), ms: 0, logs: [] });
+      return;
+    }
+    const control = entry.controlBase + slot.index * Ctl.size;
+    if (!slot.attached.has(entry.id)) {
+      this.post(slot, { kind: "attach", memoryId: entry.id, memory: pending.memory, control });
+      slot.attached.add(entry.id);
+    }
+    Atomics.store(new Int32Array(pending.memory.buffer), (control + Ctl.cancel) >> 2, 0);
+    const run: ActiveRun = { ...pending, runId: this.nextRunId++, started: performance.now(), timers: [], chunks: [chunk] };
+    slot.run = run;
+    const { timeoutMs, signal } = pending.control;
+    if (timeoutMs !== undefined && timeoutMs > 0) run.timers.push(setTimeout(() => this.stop(slot, run, "timeout"), timeoutMs));
+    if (signal) {
+      run.onAbort = () => this.stop(slot, run, "aborted");
+      signal.addEventListener("abort", run.onAbort, { once: true });
+    }
+    slot.worker.ref();
+    this.post(slot, { kind: "run", runId: run.runId, memoryId: entry.id, chunk, ...pending.request });
+  }
+
+  /** Answers a worker's blocking request for one more arena chunk. */
+  private lendChunk(slot: Slot, runId: number, bytes: number): void {
+    const run = slot.run;
+    if (run === undefined || run.runId !== runId) return;
+    const entry = this.memoryEntry(run.memory);
+    let answer = NO_CHUNK;
+    if (!run.stopReason) {
+      try {
+        answer = entry.chunks.take(bytes);
+        run.chunks.push(answer);
+      } catch {
+        answer = NO_CHUNK;
+      }
+    }
+    const words = new Int32Array(run.memory.buffer);
+    const cell = (entry.controlBase + slot.index * Ctl.size + Ctl.chunkReply) >> 2;
+    Atomics.store(words, cell, answer | 0);
+    Atomics.notify(words, cell);
+  }
+
+  private post(slot: Slot, msg: ToWorker): void {
+    slot.worker.postMessage(msg);
+  }
+
+  /** Asks the run to stop; terminates its worker if it has not stopped after the grace period. */
+  private stop(slot: Slot, run: ActiveRun, reason: "timeout" | "aborted"): void {
+    if (slot.run !== run || run.stopReason) return;
+    run.stopReason = reason;
+    const control = this.memoryEntry(run.memory).controlBase + slot.index * Ctl.size;
+    Atomics.store(new Int32Array(run.memory.buffer), (control + Ctl.cancel) >> 2, 1);
+    run.timers.push(
+      setTimeout(() => {
+        if (slot.run !== run) return;
+        this.finish(slot, { kind: reason, ms: performance.now() - run.started });
+        this.replace(slot);
+      }, this.graceMs),
+    );
+  }
+
+  private finish(slot: Slot, outcome: RunOutcome): void {
+    const run = slot.run;
+    if (run === undefined) return;
+    slot.run = undefined;
+    for (const t of run.timers) clearTimeout(t);
+    this.memoryEntry(run.memory).chunks.giveBack(run.chunks);
+    if (run.onAbort) run.control.signal?.removeEventListener("abort", run.onAbort);
+    slot.worker.unref();
+    // A run that ended because we asked it to is reported by the reason we asked.
+    const final: RunOutcome = run.stopReason && outcome.kind !== "ok" ? { kind: run.stopReason, ms: performance.now() - run.started } : outcome;
+    run.resolve(final);
+    this.dispatch();
+  }
+
+  private memoryEntry(memory: WebAssembly.Memory): MemoryEntry {
+    let entry = this.memories.get(memory);
+    if (entry === undefined) {
+      const lender = this.lenders.get(memory) ?? growingLender(memory);
+      const controlBase = lender.lend(CONTROL_REGION_BYTES);
+      entry = { id: this.memories.size + 1, controlBase, chunks: new ArenaChunks(memory, lender) };
+      this.memories.set(memory, entry);
+    }
+    return entry;
+  }
+}

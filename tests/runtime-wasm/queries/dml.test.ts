@@ -1,0 +1,66 @@
+// Data modification in queries (gsql-semantics §5): writes are invisible to the query that
+// makes them and visible to later queries; inserts upsert; deletes take edges along.
+import { expect } from "chai";
+import { closeSharedRuntime, createDatabase, runGsql } from "./gsql-harness.js";
+import { SAMPLE_DATA, SAMPLE_DDL } from "./sample-graph.js";
+
+describe("query data modification", function () {
+  this.timeout(30000);
+  after(closeSharedRuntime);
+
+  async function ok(db: ReturnType<typeof createDatabase>, text: string, args: unknown[] = []) {
+    const r = await runGsql(db, text, args as never[]);
+    if (!r.ok) throw new Error(`${r.kind}: ${r.message}`);
+    return r.json;
+  }
+
+  it("12. graph writes are invisible until the query ends, then visible", async () => {
+    const db = createDatabase(SAMPLE_DDL, SAMPLE_DATA);
+    const first = await ok(db, 'CREATE QUERY w() FOR GRAPH G SYNTAX V1 { S = {P.*}; S = SELECT s FROM S:s WHERE s.name == "Ann" POST-ACCUM s.age = 99; PRINT S[S.age]; }');
+    expect(first).to.deep.equal([{ S: [{ v_id: "a", v_type: "P", attributes: { "S.age": 30 } }] }]);
+    const later = await ok(db, 'CREATE QUERY r() FOR GRAPH G SYNTAX V1 { S = {P.*}; S = SELECT s FROM S:s WHERE s.name == "Ann"; PRINT S[S.age]; }');
+    expect(later).to.deep.equal([{ S: [{ v_id: "a", v_type: "P", attributes: { "S.age": 99 } }] }]);
+  });
+
+  it("accumulates into attributes and writes edge attributes in ACCUM", async () => {
+    const db = createDatabase(SAMPLE_DDL, SAMPLE_DATA);
+    await ok(db, "CREATE QUERY w() FOR GRAPH G SYNTAX V1 { S = {P.*}; S = SELECT t FROM S:s -(Knows:e)-> P:t ACCUM e.w = e.w * 10 POST-ACCUM t.age += 1; }");
+    expect(db.store.read((s) => [...s.vertices("P")].map((v) => [s.idText(v), s.attribute(v, "age")]))).to.deep.equal([
+      ["a", 30n],
+      ["b", 26n],
+      ["c", 36n],
+    ]);
+    const weights = db.store.read((s) => [...s.edges(s.lookup("P", "a")!, { type: "Knows" })].map((e) => s.edgeAttribute(e, "w")));
+    expect(weights).to.deep.equal([10n, 20n]);
+  });
+
+  it("INSERT INTO vertices and edges; DELETE a vertex takes its edges", async () => {
+    const db = createDatabase(SAMPLE_DDL, SAMPLE_DATA);
+    await ok(
+      db,
+      `CREATE QUERY ins(STRING who) FOR GRAPH G SYNTAX V1 {
+         INSERT INTO P VALUES (who, "Dee", 41);
+         INSERT INTO Knows VALUES ("a" P, who P, 7);
+         S = {P.*};
+         PRINT S.size() AS n;
+       }`,
+      ["d"],
+    );
+    const after = await ok(db, 'CREATE QUERY r() FOR GRAPH G SYNTAX V1 { S = {P.*}; T = SELECT t FROM S:s -(Knows:e)-> P:t WHERE s.name == "Ann"; PRINT S.size() AS n, T[T.name]; }');
+    expect((after as { n: number }[])[0].n).to.equal(4);
+    expect(((after as { T: { v_id: string }[] }[])[0].T.map((v) => v.v_id)).sort()).to.deep.equal(["b", "c", "d"]);
+    await ok(db, 'CREATE QUERY del() FOR GRAPH G SYNTAX V1 { S = {P.*}; S = SELECT s FROM S:s WHERE s.name == "Bob" POST-ACCUM DELETE(s); }');
+    expect(db.store.read((s) => s.vertexCount("P"))).to.equal(3);
+    expect(db.store.read((s) => s.storedEdgeCount("Friend"))).to.equal(0);
+    expect(db.store.read((s) => s.storedEdgeCount("Knows"))).to.equal(2);
+  });
+
+  it("DELETE ... FROM removes matched edges; an uncaught exception commits nothing", async () => {
+    const db = createDatabase(SAMPLE_DDL, SAMPLE_DATA);
+    await ok(db, "CREATE QUERY d() FOR GRAPH G SYNTAX V1 { S = {P.*}; DELETE e FROM S:s -(Knows:e)-> P:t WHERE e.w > 1; }");
+    expect(db.store.read((s) => s.storedEdgeCount("Knows"))).to.equal(1);
+    const r = await runGsql(db, 'CREATE QUERY x() FOR GRAPH G SYNTAX V1 { EXCEPTION boom (40002); S = {P.*}; S = SELECT s FROM S:s POST-ACCUM s.age = 0; RAISE boom ("no"); }');
+    expect(r).to.deep.include({ ok: false, kind: "exception", code: 40002, message: "no" });
+    expect(db.store.read((s) => [...s.vertices("P")].map((v) => s.attribute(v, "age")))).to.deep.equal([30n, 25n, 35n]);
+  });
+});
