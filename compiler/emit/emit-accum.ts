@@ -505,9 +505,12 @@ export function accumAssign(cx: EmitContext, a: IrAccum, state: Expr, value: Exp
       case "bitor":
         return m.store("i64", s.get(), v.get());
       default: {
+        const clear = m.if(m.load("i32", s.get()), collectionClear(cx, a, m.load("i32", s.get())));
+        // `@list = x` with an element: the collection becomes just that element.
+        if (!(vt.t === "accum" && isCollectionAccum(vt.accum))) return m.seq(clear, accumAdd(cx, a, s.get(), v.get(), vt));
         // Assigning a collection to itself keeps it.
         const same = m.eq("i32", m.load("i32", s.get()), v.get());
-        return m.if(m.eqz("i32", same), m.seq(m.if(m.load("i32", s.get()), collectionClear(cx, a, m.load("i32", s.get()))), accumAdd(cx, a, s.get(), f.param(1).get(), vt)));
+        return m.if(m.eqz("i32", same), m.seq(clear, accumAdd(cx, a, s.get(), f.param(1).get(), vt)));
       }
     }
   });
