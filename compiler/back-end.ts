@@ -36,7 +36,7 @@ export { EmitError } from "./emit/module.js";
 export function compileQuery(bound: BoundQuery, schema: DatabaseSchema, level: OptimizeLevel = 1, withText = false, callees: BoundQuery[] = []): CompiledQueryModule {
   const t0 = performance.now();
   const ir = lower(bound);
-  const calleeIrs = callees.filter((c) => c.name !== bound.name).map(lower);
+  const calleeIrs = reachable(ir, callees.filter((c) => c.name !== bound.name));
   const t1 = performance.now();
   const optimized = optimizeIr(ir, level);
   const optimizedCallees = calleeIrs.map((c) => optimizeIr(c, level));
@@ -44,4 +44,22 @@ export function compileQuery(bound: BoundQuery, schema: DatabaseSchema, level: O
   const { bytes, manifest, text } = emitQuery(optimized, { schema, optimizeLevel: level, withText, callees: optimizedCallees });
   const t3 = performance.now();
   return { ir: optimized, bytes, manifest, text, timings: { lower: t1 - t0, passes: t2 - t1, emit: t3 - t2 } };
+}
+
+/** The callees the query reaches through its calls, lowered (others given are left out). */
+function reachable(query: IrQuery, callees: BoundQuery[]): IrQuery[] {
+  const byName = new Map(callees.map((c) => [c.name, c]));
+  const lowered = new Map<string, IrQuery>();
+  const visit = (q: IrQuery) => {
+    for (const name of q.calls) {
+      const callee = byName.get(name);
+      if (callee && !lowered.has(name)) {
+        const ir = lower(callee);
+        lowered.set(name, ir);
+        visit(ir);
+      }
+    }
+  };
+  visit(query);
+  return [...lowered.values()];
 }

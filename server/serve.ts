@@ -10,7 +10,9 @@ import { createRestApp, type RestAppOptions } from "./rest-app.js";
 import type { RestServices } from "./rest-services.js";
 import { Engine } from "./engine/engine.js";
 import { createStore } from "../runtime-wasm/store/index.js";
+import path from "node:path";
 import { openDurableEngine, type EngineStateOptions } from "./persist/engine-state.js";
+import { ModuleStore } from "./persist/module-store.js";
 import type { Persistence, PersistenceOptions } from "./persist/persistence.js";
 import type { RecoveryReport } from "./persist/recovery.js";
 import { Catalog } from "./catalog/catalog.js";
@@ -74,11 +76,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   auth.attachQueries((graph, name) => catalog.query(graph, name)?.text);
   const installedQueries = new InstalledQueries();
   const queryRuntime = new LazyQueryRuntime();
+  // Compiled modules kept beside the data, so a restart installs queries without compiling.
+  const moduleStore = options.dataDir ? new ModuleStore(path.join(options.dataDir, "modules")) : undefined;
   let restPort = 0;
   const gsql = createExecServices({
     engine,
     catalog,
-    queries: backendQueryServices(engine, installedQueries, queryRuntime),
+    queries: backendQueryServices(engine, installedQueries, queryRuntime, moduleStore),
     ...options.gsql,
     restBaseUrl: () => `http://${displayHost(host)}:${restPort}`,
     restFetch: async (path, init) => {
@@ -95,6 +99,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         reinstallQueries: async () => {
           const r = await reinstallInstalledQueries(gsql);
           for (const f of r.failed) log(`query ${f.graph}.${f.name} could not be installed again (${f.reason}); it is now uninstalled`);
+          // Modules of queries no longer installed (or of an older compiler) go.
+          await moduleStore?.prune().catch(() => undefined);
         },
       })
     : undefined;
@@ -120,7 +126,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   let gsqlPort: number | undefined;
   let demo: DemoResult | undefined;
   if (options.gsqlPort !== undefined) {
-    const gsqlServer = await listen(createGsqlApp({ exec: gsql, restHandler: app.callback(), log, auth: createGsqlServerAuth(auth) }), options.gsqlPort, host);
+    const gsqlApp = createGsqlApp({ exec: gsql, restHandler: app.callback(), log, auth: createGsqlServerAuth(auth), durableWrites: durable?.persistence.requestMiddleware() });
+    const gsqlServer = await listen(gsqlApp, options.gsqlPort, host);
     gsqlPort = (gsqlServer.address() as AddressInfo).port;
     servers.push(gsqlServer);
     if (options.demo && isEmptyDatabase(gsql)) demo = await createDemoGraph(gsql);

@@ -14,7 +14,7 @@ import { accumValueType, isCollectionAccum, sameIrType } from "../ir/types.js";
 import type { EmitContext } from "./context.js";
 import { allocZeroed } from "./emit-arena.js";
 import { Entry, htCount, htForEach, htInsert, htNew, HT_INSERTED } from "./emit-hash-table.js";
-import { heapLength, heapNew, heapPush } from "./emit-heap.js";
+import { HeapHeader, heapLength, heapNew, heapPush } from "./emit-heap.js";
 import { listElementAddress, listLength, listNew, listPush, listClear } from "./emit-list.js";
 import { strConcat } from "./emit-strings.js";
 import { cmpValue, defaultValue, loadValue, makeTuple, storeValue } from "./emit-values.js";
@@ -378,7 +378,8 @@ export interface CollectionItem {
 
 /**
  * Loops over a collection value (`container` may be 0: empty), visiting bag elements as
- * many times as they were added. Lists in order, sets and maps in insertion order.
+ * many times as they were added. Lists in order, sets and maps in insertion order, heaps in
+ * storage order.
  */
 export function collectionForEach(
   cx: EmitContext,
@@ -419,6 +420,20 @@ export function collectionForEach(
       );
     case "groupby":
       return htForEach(cx, f, container, (e, labels) => body({ entry: () => e.get() }, labels));
+    case "heap": {
+      // in storage order (not ranked): for copying a heap's tuples into another
+      const h = f.local("i32", "hp");
+      const i = f.local("i32", "hi");
+      return m.seq(
+        h.set(container),
+        m.if(
+          h.get(),
+          f.forRange(i, m.i32(0), heapLength(cx, h.get()), (labels) =>
+            body({ element: () => m.load("i32", m.add("i32", m.load("i32", h.get(), HeapHeader.data), m.shl("i32", i.get(), m.i32(2)))) }, labels),
+          ),
+        ),
+      );
+    }
     default:
       throw new Error(`cannot iterate over ${a.a}`);
   }

@@ -1,17 +1,17 @@
 // Membership and aggregates over collection values: `x IN coll`, COUNT / SUM / MIN / MAX /
 // AVG (with DISTINCT), ISEMPTY, over lists, sets, bags, SET/BAG parameters, vertex sets and
-// `(a, b)` literals.
+// `(a, b)` literals; UNION / INTERSECT / MINUS of sets and bags.
 import type { IrExpr } from "../ir/ir.js";
 import { DOUBLE, isFloatType, type IrType } from "../ir/types.js";
 import { collectionForEach, collectionSize } from "./emit-accum.js";
-import { HT_INSERTED, htFind, htInsert, htNew } from "./emit-hash-table.js";
+import { Entry, HT_INSERTED, htFind, htForEach, htInsert, htNew } from "./emit-hash-table.js";
 import { listFind } from "./emit-list.js";
-import { cmpValue, defaultValue, eqValue } from "./emit-values.js";
+import { cmpValue, defaultValue, eqValue, loadValue } from "./emit-values.js";
 import { vsetCount, vsetForEach, vsetHas } from "./emit-vset.js";
 import { convert, emitExpr } from "./emit-expr.js";
 import type { Expr } from "./module.js";
 import { UnsupportedError, type QueryEmitter } from "./query-emitter.js";
-import { wasmType } from "./wasm-types.js";
+import { typeTag, wasmType } from "./wasm-types.js";
 
 /** 1 when `value` is an element of `collection`. */
 export function collectionContains(qe: QueryEmitter, collection: IrExpr, value: IrExpr): Expr {
@@ -126,4 +126,60 @@ export function aggregate(qe: QueryEmitter, fn: "count" | "sum" | "min" | "max" 
     ],
     fn === "min" || fn === "max" ? evt : wasmType(resultType),
   );
+}
+
+/**
+ * `a UNION|INTERSECT|MINUS b` on sets and bags: a new container of the result type (a bag
+ * when either side is one). Sets: the usual set operations. Bags count copies (a set's
+ * element counts once): UNION adds the counts, INTERSECT keeps the smaller count, MINUS
+ * subtracts the right count from the left one.
+ */
+export function collectionSetOp(qe: QueryEmitter, op: "union" | "intersect" | "minus", left: IrExpr, right: IrExpr, resultType: IrType): Expr {
+  const m = qe.m;
+  const cx = qe.cx;
+  const [lt, rt] = [left.type, right.type];
+  if (lt.t !== "accum" || rt.t !== "accum" || resultType.t !== "accum") throw new UnsupportedError(`${op.toUpperCase()} on these collections`);
+  const [la, ra, res] = [lt.accum, rt.accum, resultType.accum];
+  if (!(la.a === "set" || la.a === "bag") || !(ra.a === "set" || ra.a === "bag") || !(res.a === "set" || res.a === "bag")) throw new UnsupportedError(`${op.toUpperCase()} on these collections`);
+  const elem = res.elem;
+  const bag = res.a === "bag";
+  const name = cx.helper(`coll_${op}_${la.a}_${ra.a}_${typeTag(elem)}`, [{ name: "l", type: "i32" }, { name: "r", type: "i32" }], "i32", (f) => {
+    const [l, r] = [f.param(0), f.param(1)];
+    const out = f.local("i32", "out");
+    const n = f.local("i64", "n");
+    const e = f.local("i32", "e");
+    const key = (entry: Expr) => loadValue(cx, elem, entry, Entry.key);
+    // copies of an element in a table entry (sets: 1)
+    const copies = (a: "set" | "bag", entry: Expr) => (a === "bag" ? m.load("i64", entry, Entry.value) : m.i64(1));
+    const countIn = (a: "set" | "bag", table: Expr, k: Expr) => {
+      const found = f.local("i32", "found");
+      return m.block(null, [found.set(htFind(cx, elem, table, k)), m.if(found.get(), copies(a, found.get()), m.i64(0))], "i64");
+    };
+    const add = (k: Expr, count: Expr) =>
+      bag ? m.seq(n.set(count), m.if(m.gt("i64", n.get(), m.i64(0)), m.seq(e.set(htInsert(cx, elem, out.get(), k)), m.store("i64", e.get(), m.add("i64", m.load("i64", e.get(), Entry.value), n.get()), Entry.value))))
+        : m.if(m.gt("i64", count, m.i64(0)), m.drop(htInsert(cx, elem, out.get(), k)));
+    const body: Expr[] = [out.set(htNew(cx, bag ? 8 : 0))];
+    if (op === "union") {
+      body.push(htForEach(cx, f, l.get(), (entry) => [add(key(entry.get()), copies(la.a as "set" | "bag", entry.get()))]));
+      body.push(htForEach(cx, f, r.get(), (entry) => [add(key(entry.get()), copies(ra.a as "set" | "bag", entry.get()))]));
+    } else {
+      const other = f.local("i64", "other");
+      const mine = f.local("i64", "mine");
+      body.push(
+        htForEach(cx, f, l.get(), (entry) => [
+          mine.set(copies(la.a as "set" | "bag", entry.get())),
+          other.set(countIn(ra.a as "set" | "bag", r.get(), key(entry.get()))),
+          add(
+            key(entry.get()),
+            op === "intersect"
+              ? m.select(m.lt("i64", other.get(), mine.get()), other.get(), mine.get())
+              : bag ? m.sub("i64", mine.get(), other.get()) : m.select(m.eqz("i64", other.get()), m.i64(1), m.i64(0)),
+          ),
+        ]),
+      );
+    }
+    body.push(out.get());
+    return body;
+  });
+  return m.call(name, [emitExpr(qe, left), emitExpr(qe, right)], "i32");
 }

@@ -9,7 +9,7 @@ import { alloc } from "./emit-arena.js";
 import { accumAdd, accumRead, accumSize, newContainer } from "./emit-accum.js";
 import { edgeRecordTypeName, readEdgeAttrDynamic, readEdgeAttrStatic, readVertexAttr, vertexTypeName } from "./emit-attr.js";
 import { emitCall, emitMethod } from "./emit-builtins.js";
-import { collectionContains } from "./emit-collections.js";
+import { collectionContains, collectionSetOp } from "./emit-collections.js";
 import { paramPresent } from "./emit-params.js";
 import { primeRead } from "./emit-prime.js";
 import { emitSeed } from "./emit-seed.js";
@@ -39,7 +39,7 @@ export function emitExpr(qe: QueryEmitter, x: IrExpr): Expr {
     case "gacc":
       return accumRead(cx, qe.accumType(x.id), m.globalGet(qe.accumGlobal(x.id), "i32"));
     case "vacc":
-      if (x.prime) return primeRead(qe, x.id, emitExpr(qe, x.vertex));
+      if (x.prime || qe.clause.snapshotAccums?.has(x.id)) return primeRead(qe, x.id, emitExpr(qe, x.vertex));
       return accumRead(cx, qe.accumType(x.id), vertexState(qe, x.id, emitExpr(qe, x.vertex)));
     case "attr":
       return emitAttr(qe, x);
@@ -199,7 +199,7 @@ function binary(qe: QueryEmitter, op: string, left: IrExpr, right: IrExpr, resul
     case "intersect":
     case "minus":
       if (t.t === "vset") return vsetCombine(cx, op, emitExpr(qe, left), emitExpr(qe, right));
-      throw new UnsupportedError(`${op.toUpperCase()} on collections`);
+      return collectionSetOp(qe, op, left, right, resultType);
   }
   throw new Error(`unknown binary operator ${op}`);
 }

@@ -91,8 +91,12 @@ export function emitQuery(ir: IrQuery, options: EmitOptions & { withText?: boole
     m.validate();
     const level = options.optimizeLevel ?? 0;
     // A default install (level 1) only inlines small helpers; -OPTIMIZE runs the whole optimiser.
+    // Should the optimiser ever turn the valid module into an invalid one, the query keeps
+    // the module as it was (correct, only slower) rather than failing to install.
+    const unoptimized = level >= 1 ? m.binary() : undefined;
     if (level === 1) m.inlineSmallFunctions();
     else m.optimize(level);
+    const bytes = unoptimized === undefined || m.isValid() ? m.binary() : unoptimized;
     const manifest: QueryManifest = {
       name: ir.name,
       graph: ir.graph,
@@ -106,7 +110,7 @@ export function emitQuery(ir: IrQuery, options: EmitOptions & { withText?: boole
       calls: ir.calls,
       selects: ir.selects,
     };
-    return { bytes: m.binary(), manifest, text: options.withText ? m.text() : undefined };
+    return { bytes, manifest, text: options.withText ? m.text() : undefined };
   } finally {
     cx.m.dispose();
   }

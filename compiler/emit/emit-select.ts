@@ -9,9 +9,11 @@
 //     LIMIT/OFFSET, and assigns the result to the target vertex-set variable.
 // The ACCUM body is emitted once per matched edge type, so `e.type` and `e.attr` resolve
 // statically. All-vertex mode ignores WHERE and HAVING.
-import { Ctl, RunFlags } from "../../runtime-wasm/query/abi.js";
+import { Ctl, RESULT_VERTEX_ID_BYTES, RunFlags, RunStatus, SELECT_RESULT_LIMIT_BYTES } from "../../runtime-wasm/query/abi.js";
+import { accumSize } from "./emit-accum.js";
 import type { IrExpr, IrHop, IrSelect } from "../ir/ir.js";
 import { BOOL, STRING } from "../ir/types.js";
+import { selectExprs, stmtExprs, visitExpr, visitStmts } from "../passes/walk-ir.js";
 import { G } from "./context.js";
 import { alloc, freeBuffer } from "./emit-arena.js";
 import { replayLogs } from "./emit-deferred.js";
@@ -108,6 +110,7 @@ function selectBody(qe: QueryEmitter, f: FunctionScope, targetId: number, sel: I
     level: "accum",
     deferredAccums: new Set(sel.accumPlan?.bufferedAccums ?? []),
     deferredVars: new Set(sel.accumPlan?.bufferedVars ?? []),
+    snapshotAccums: new Set(sel.accumPlan?.snapshotAccums ?? []),
     logs: [],
     edges: new Map(),
   };
@@ -201,7 +204,7 @@ function selectBody(qe: QueryEmitter, f: FunctionScope, targetId: number, sel: I
   for (const [id, set] of marked) if (id !== sel.selected) out.push(vsetFree(cx, set.get()));
   out.push(m.if(m.and("i32", m.ne("i32", old.get(), m.i32(0)), m.ne("i32", old.get(), result.get())), vsetFree(cx, old.get())));
   if (ownSource) out.push(vsetFree(cx, src.get()));
-  out.push(m.if(monitor(), cx.host("selectEnd", [m.i32(sel.index), vsetCount(cx, result.get())])));
+  out.push(resultLimit(qe, result), m.if(monitor(), cx.host("selectEnd", [m.i32(sel.index), vsetCount(cx, result.get())])));
   return out;
 }
 
@@ -223,6 +226,9 @@ function hops(qe: QueryEmitter, f: FunctionScope, sel: IrSelect, h: number, clau
   const i = f.local("i32", "i");
   const entry = f.local("i32", "entry");
   const eid = f.local("i32", "eid");
+  const nextEntry = f.local("i32", "next_entry");
+  // The edge's id is read only when the clauses refer to the edge alias.
+  const edgeIdUsed = hop.edgeAlias !== undefined && aliasUsed(sel, hop.edgeAlias);
   const out: Expr[] = [from.set(qe.readVar(hop.from)), ord.set(vidTypeOrdinal(cx, from.get())), local.set(localSlot(cx, from.get(), from.get()))];
   const matches: HopMatch[] = [...hop.edges, ...(named?.edges ?? [])];
   const adjacencyOf = (match: (typeof matches)[number]) => adjacencyHeader(cx, edgeTypeHeader(cx, qe.edgeTypeKey(match.edgeType)), match.direction === "in" ? "in" : "out", ord.get());
@@ -279,10 +285,13 @@ function hops(qe: QueryEmitter, f: FunctionScope, sel: IrSelect, h: number, clau
         m.seq(
           list.set(adjacencyList(cx, adj.get(), local.get())),
           eb.set(adjacencyEntryBytes(cx, adj.get())),
+          // the entry address advances by the entry size (no multiply per edge)
+          nextEntry.set(list.get()),
           f.forRange(i, m.i32(0), deg.get(), () => [
-            entry.set(m.add("i32", list.get(), m.mul("i32", i.get(), eb.get()))),
+            entry.set(nextEntry.get()),
+            nextEntry.set(m.add("i32", entry.get(), eb.get())),
             target.set(m.load("i32", entry.get())),
-            hop.edgeAlias !== undefined ? eid.set(m.if(m.eq("i32", eb.get(), m.i32(8)), m.load("i32", entry.get(), 4), m.i32(-1))) : m.nop(),
+            edgeIdUsed ? eid.set(m.if(m.eq("i32", eb.get(), m.i32(8)), m.load("i32", entry.get(), 4), m.i32(-1))) : m.nop(),
             sampled,
           ]),
         ),
@@ -338,6 +347,36 @@ function dynamicTypes(qe: QueryEmitter, f: FunctionScope, hop: IrHop, out: Expr[
   }
   if (hop.dynamicTargets) result.targets = names(hop.dynamicTargets, [...qe.view.vertexByName.keys()]);
   return result;
+}
+
+/**
+ * A result over the SELECT result limit (interface: 2 GB; the host may set a lower one) ends
+ * the run with nothing returned and no error. Each vertex counts its id and the states of
+ * the query's vertex accumulators.
+ */
+function resultLimit(qe: QueryEmitter, result: Local): Expr {
+  const m = qe.m;
+  const perVertex = RESULT_VERTEX_ID_BYTES + qe.ir.accums.filter((a) => a.scope === "vertex").reduce((n, a) => n + accumSize(a.type), 0);
+  const ctl = () => m.globalGet(G.ctl, "i32");
+  const limit = m.convert("i32", "i64", m.load("i32", ctl(), Ctl.selectResultLimit), true);
+  const bytes = m.mul("i64", m.convert("i32", "i64", vsetCount(qe.cx, result.get()), true), m.i64(perVertex));
+  return m.if(
+    m.gt("i64", bytes, m.select(m.eqz("i32", m.load("i32", ctl(), Ctl.selectResultLimit)), m.i64(SELECT_RESULT_LIMIT_BYTES), limit), true),
+    m.seq(m.store("i32", ctl(), m.i32(RunStatus.ResultTooLarge), Ctl.status), m.unreachable()),
+  );
+}
+
+/** Whether any clause of the SELECT refers to alias `id`. */
+function aliasUsed(sel: IrSelect, id: number): boolean {
+  if (sel.selected === id || sel.postAccum.some((p) => p.alias === id)) return true;
+  let used = false;
+  const look = (x: IrExpr) => visitExpr(x, (e) => {
+    if (e.e === "var" && e.id === id) used = true;
+  });
+  selectExprs(sel).forEach(look);
+  if (sel.sample) [sel.sample.count, ...(sel.sample.when ? [sel.sample.when] : [])].forEach(look);
+  visitStmts([...sel.accum, ...sel.postAccum.flatMap((p) => p.body)], (st) => stmtExprs(st).forEach(look));
+  return used;
 }
 
 /** Vertex type names an edge type can lead to in a direction (undefined: unknown). */

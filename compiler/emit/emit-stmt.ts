@@ -4,21 +4,22 @@
 // PRINT, LOG, RETURN, RAISE and TRY.
 import { Ctl, FormatKind, RunStatus, RuntimeError } from "../../runtime-wasm/query/abi.js";
 import type { IrExpr, IrStmt, IrTarget } from "../ir/ir.js";
-import { STRING, type IrAccum, type IrType } from "../ir/types.js";
+import { STRING, type IrAccum, type IrTupleType, type IrType } from "../ir/types.js";
 import { G } from "./context.js";
-import { accumAdd, accumAssign, accumInit, accumRead, accumulateEntry, accumWriteInline, allocStates, collectionForEach, newContainer } from "./emit-accum.js";
+import { accumAdd, accumAssign, accumInit, accumRead, accumulateEntry, accumWriteInline, allocStates, collectionForEach, groupByKeyTuple, groupByOffsets, newContainer } from "./emit-accum.js";
 import { alloc } from "./emit-arena.js";
 import { deferWrite } from "./emit-deferred.js";
 import { arrayCellState, convert, emitExpr, vertexState } from "./emit-expr.js";
 import { GG } from "./emit-graph.js";
-import { heapNew } from "./emit-heap.js";
+import { Entry } from "./emit-hash-table.js";
+import { heapLength, heapNew, heapSorted } from "./emit-heap.js";
 import { emitPrint } from "./emit-print.js";
 import { emitPrintln, fileOpen } from "./emit-file.js";
 import { emitAttrWrite, emitDelete, emitInsertEdge, emitInsertVertex } from "./emit-dml.js";
 import { primeCapture, primeDeclare } from "./emit-prime.js";
 import { emitSelect } from "./emit-select.js";
 import { strAddress, strConcat, strLength, formatToString } from "./emit-strings.js";
-import { bitsOf, defaultValue } from "./emit-values.js";
+import { bitsOf, defaultValue, loadValue, makeTuple, tupleLayout } from "./emit-values.js";
 import { vsetCombine, vsetFree, vsetForEach } from "./emit-vset.js";
 import { ArrayHeader } from "./emit-write.js";
 import type { Expr, Local } from "./module.js";
@@ -389,6 +390,41 @@ function emitForEach(qe: QueryEmitter, s: Extract<IrStmt, { s: "forEach" }>): Ex
   if (t.t === "accum" && (t.accum.a === "list" || t.accum.a === "set" || t.accum.a === "bag")) {
     const a = t.accum;
     return collectionForEach(cx, f, a, emitExpr(qe, s.collection), (item, labels) => body(labels, [qe.writeVar(s.ids[0], item.element!())]));
+  }
+  if (t.t === "accum" && t.accum.a === "heap") {
+    // best first, as the heap prints
+    const h = t.accum;
+    const sorted = f.local("i32", "sorted");
+    const heap = f.local("i32", "heap");
+    const i = f.local("i32", "hi");
+    return m.seq(
+      heap.set(emitExpr(qe, s.collection)),
+      m.if(
+        heapLength(cx, heap.get()),
+        m.seq(
+          sorted.set(heapSorted(cx, h, heap.get())),
+          f.forRange(i, m.i32(0), heapLength(cx, heap.get()), (labels) => body(labels, [qe.writeVar(s.ids[0], m.load("i32", m.add("i32", sorted.get(), m.shl("i32", i.get(), m.i32(2)))))])),
+        ),
+      ),
+    );
+  }
+  if (t.t === "accum" && t.accum.a === "groupby") {
+    // one variable: a tuple of the keys then the values; several: keys then values in order
+    const a = t.accum;
+    const keyLayout = tupleLayout(groupByKeyTuple(a));
+    const { offsets } = groupByOffsets(a);
+    const parts = (entry: Expr[]): Expr[] => [
+      ...a.keys.map((k, i) => loadValue(cx, k.type, m.load("i32", entry[i], Entry.key), keyLayout.offsets[i])),
+      ...a.values.map((v, i) => accumRead(cx, v.accum, m.add("i32", entry[a.keys.length + i], m.i32(Entry.value + offsets[i])))),
+    ];
+    const width = a.keys.length + a.values.length;
+    const single = s.ids.length === 1 ? qe.variable(s.ids[0]).type : undefined;
+    if (single !== undefined && !(single.t === "tuple" && single.fields.length === width)) throw new UnsupportedError("FOREACH over a GroupByAccum into this variable");
+    if (single === undefined && s.ids.length !== width) throw new UnsupportedError("FOREACH over a GroupByAccum with this many variables");
+    return collectionForEach(cx, f, a, emitExpr(qe, s.collection), (item, labels) => {
+      const values = parts(Array.from({ length: width }, () => item.entry!()));
+      return body(labels, single !== undefined ? [qe.writeVar(s.ids[0], makeTuple(cx, single as IrTupleType, values))] : s.ids.map((id, k) => qe.writeVar(id, values[k])));
+    });
   }
   throw new UnsupportedError(`FOREACH over ${t.t === "accum" ? t.accum.a : t.t}`);
 }

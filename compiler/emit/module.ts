@@ -534,6 +534,12 @@ export class WasmModule {
 
   // ---- finishing ------------------------------------------------------------------------
 
+  /** Whether the module validates (Binaryen's report is dropped). */
+  isValid(): boolean {
+    const r = captureStderr(() => this.raw.validate());
+    return r.error === undefined && r.value === 1;
+  }
+
   /** Checks the module; throws an EmitError with Binaryen's report when it is invalid. */
   validate(): void {
     const r = captureStderr(() => this.raw.validate());

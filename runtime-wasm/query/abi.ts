@@ -20,7 +20,18 @@ export const enum RunStatus {
   Ok = 0,
   /** A user exception (RAISE) nobody caught: code and message are in the control block. */
   UserException = 1,
+  /** A SELECT's result went over Ctl.selectResultLimit: the run ends returning nothing. */
+  ResultTooLarge = 2,
 }
+
+/** The size a SELECT result may reach (interface limits: 2 GB; above it nothing is returned). */
+export const SELECT_RESULT_LIMIT_BYTES = 2 ** 31;
+
+/**
+ * Bytes a SELECT result is counted at per vertex: its id plus the state of each vertex
+ * accumulator the query declares (what a vertex record of the result carries).
+ */
+export const RESULT_VERTEX_ID_BYTES = 8;
 
 /**
  * Run-control block layout (byte offsets; every field is 4 bytes, little-endian, aligned).
@@ -53,6 +64,8 @@ export const Ctl = {
   vidBound: 52,
   /** Worker <-> main thread handshake for more arena chunks (atomic; 0 = pending). */
   chunkReply: 56,
+  /** in: SELECT result limit in bytes (u32; 0 = SELECT_RESULT_LIMIT_BYTES). */
+  selectResultLimit: 60,
   /** Size of the block in bytes. */
   size: 64,
 } as const;

@@ -44,6 +44,8 @@ export interface RunQueryOptions {
    * to a log file in `monitorLogDir` when one is given (`monitorLog` names it). */
   monitor?: boolean;
   monitorLogDir?: string;
+  /** Internal: the SELECT result limit in bytes, instead of the interface's 2 GB. */
+  selectResultLimitBytes?: number;
 
   floatStyle?: FloatStyle;
   /**
@@ -88,7 +90,7 @@ export class QueryRuntime {
       const flags = (options.allActive ? RunFlags.AllActive : 0) | (options.monitor ? RunFlags.Monitor : 0);
       const outcome = await this.pool.run(
         memory,
-        { module: query.module, manifest: query.manifest, params: block, snapshot: snapshot.headerAddress, vidBound: vidBound(snapshot), flags },
+        { module: query.module, manifest: query.manifest, params: block, snapshot: snapshot.headerAddress, vidBound: vidBound(snapshot), flags, selectResultLimit: options.selectResultLimitBytes },
         { timeoutMs: options.timeoutMs, signal: options.signal },
       );
       switch (outcome.kind) {

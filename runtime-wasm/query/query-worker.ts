@@ -66,6 +66,7 @@ function runOnce(attached: AttachedMemory, msg: Extract<ToWorker, { kind: "run" 
     set(Ctl.heapEnd, chunk + view.getUint32(chunk + ArenaChunk.size, true));
     set(Ctl.flags, msg.flags);
     set(Ctl.vidBound, msg.vidBound);
+    set(Ctl.selectResultLimit, msg.selectResultLimit ?? 0);
 
     const instance = new WebAssembly.Instance(msg.module, {
       [IMPORT_MEMORY[0]]: { [IMPORT_MEMORY[1]]: memory },
@@ -85,6 +86,10 @@ function runOnce(attached: AttachedMemory, msg: Extract<ToWorker, { kind: "run" 
     return { kind: "ok", output, dml, ms: elapsed(), monitor: state.timings, logs: state.logs };
   } catch (e) {
     if (Atomics.load(new Int32Array(memory.buffer), (control + Ctl.cancel) >> 2) !== 0) return { kind: "timeout", ms: elapsed() };
+    // A SELECT result over the limit: no data and no error (interface limits); no writes either.
+    if (new DataView(memory.buffer).getUint32(control + Ctl.status, true) === RunStatus.ResultTooLarge) {
+      return { kind: "ok", output: new Uint8Array(0), dml: null, ms: elapsed(), monitor: state.timings, logs: state.logs };
+    }
     if (e instanceof RunException) return { kind: "exception", code: e.code, message: e.text, ms: elapsed(), logs: state.logs };
     return { kind: "error", message: errorMessage(e), ms: elapsed(), logs: state.logs };
   }

@@ -15,6 +15,8 @@ export interface RunRequest {
   vidBound: number;
   /** RunFlags bits. */
   flags: number;
+  /** SELECT result limit in bytes when not the interface's 2 GB (tests lower it). */
+  selectResultLimit?: number;
 }
 
 export type ToWorker =

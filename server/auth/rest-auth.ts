@@ -20,7 +20,7 @@ export function restAuthMiddleware(auth: AuthService, router: Router) {
     const who = await authenticateHeader(auth, ctx.get("Authorization") || undefined, ctx.req.socket.remoteAddress);
     if (!who.ok) throw new RestError(401, who.code, who.message);
     ctx.state.principal = who.principal;
-    // Listings that span graphs (GET /endpoints) show only what the caller could ask for graph by graph.
+    // Listings that span graphs (GET /endpoints, GET /statistics) show only what the caller could ask for graph by graph.
     ctx.state.graphVisible = (graph: string) => allows(auth.store, who.principal, ["READ_SCHEMA"], graph);
     const decision = decideRoute(auth, who.principal, router, ctx);
     if (!decision.ok) throw new RestError(403, "REST-10016", `Access Denied because ${decision.reason}.`);

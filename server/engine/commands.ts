@@ -62,6 +62,26 @@ export interface UpsertCommand {
   vertices: UpsertVertex[];
   edges: UpsertEdge[];
   flags: UpsertFlags;
+  /** The request body the items were read from, when they were: the log records it instead. */
+  source?: UpsertSource;
+}
+
+export interface UpsertSource {
+  text: string;
+  /** The nesting limit it was read with, so a replay reads it the same way. */
+  maxDepth: number;
+}
+
+/**
+ * An upsert as the write-ahead log records it when it came from a request body: the body
+ * itself, read into items again on replay. Logging the text costs a copy where encoding the
+ * items cost a quarter of the request's processing, and it is about a third of the size.
+ */
+export interface UpsertTextCommand {
+  kind: "upsert-text";
+  graph: string;
+  source: UpsertSource;
+  flags: UpsertFlags;
 }
 
 export interface DeleteVerticesCommand {
@@ -164,6 +184,7 @@ export type EngineCommand =
   | LoadBatchCommand
   | SetOutputApiCommand
   | UpsertCommand
+  | UpsertTextCommand
   | DeleteVerticesCommand
   | DeleteVerticesByTypeCommand
   | DeleteEdgesCommand

@@ -13,6 +13,7 @@ import { Deadline } from "./deadline.js";
 import { applyDeleteEdges, applyDeleteVertices, applyDeleteVerticesByType } from "./delete-apply.js";
 import { EngineError, graphNotFound, invalidRequest } from "./engine-error.js";
 import { applyUpsert, type UpsertOutcome } from "./upsert-apply.js";
+import { upsertItemsFromText } from "./upsert-body.js";
 import { EDITION } from "../version.js";
 import type { LoadingJobPlan } from "../loading/plan.js";
 import { applyLoadBatch, type BatchOutcome } from "../loading/apply-batch.js";
@@ -40,6 +41,7 @@ export interface CommandResults {
   catalog: void;
   auth: void;
   upsert: UpsertOutcome;
+  "upsert-text": UpsertOutcome;
   "delete-vertices": JsonOut;
   "delete-vertices-by-type": JsonOut;
   "delete-edges": JsonOut;
@@ -204,6 +206,11 @@ export class Engine {
     return { schema: this.schemaState, outputApi: this.outputApiState, gsqlCatalog: this.catalog.snapshot(), auth: this.auth.snapshot() };
   }
 
+  /** Whether the catalog (queries, loading and schema-change jobs) holds anything yet. */
+  get catalogIsEmpty(): boolean {
+    return isEmptyCatalog(this.catalog.state);
+  }
+
   /** The store if one exists yet (snapshots do not create one). */
   get storeIfCreated(): GraphStore | undefined {
     return this.storeState;
@@ -249,6 +256,10 @@ export class Engine {
         return undefined;
       case "upsert":
         return applyUpsert(this.store, this.resolveGraph(command.graph), command);
+      case "upsert-text": {
+        const items = upsertItemsFromText(command.source.text, { maxDepth: command.source.maxDepth });
+        return applyUpsert(this.store, this.resolveGraph(command.graph), { kind: "upsert", graph: command.graph, ...items, flags: command.flags });
+      }
       case "delete-vertices":
         return applyDeleteVertices(this.store, this.resolveGraph(command.graph), command, deadline);
       case "delete-vertices-by-type":

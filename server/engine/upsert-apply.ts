@@ -3,7 +3,7 @@
 // attribute names are ignored), and only then handed to the store as one atomic batch, so a
 // single bad item changes nothing. The result has the shapes clients expect (compat-notes).
 import type { AttrType, AttributeDef, TupleType } from "../../runtime-wasm/schema/types.js";
-import { UPSERT_OP_BY_NAME, type AttrWrite, type EdgeUpsert, type GraphStore, type IdValue, type UpsertOp, type UpsertResult, type VertexUpsert } from "../../runtime-wasm/store/index.js";
+import { isStoreError, StoreError, UPSERT_OP_BY_NAME, type AttrWrite, type EdgeColumns, type GraphStore, type IdValue, type UpsertOp, type UpsertResult, type VertexUpsert } from "../../runtime-wasm/store/index.js";
 import { formatDatetime, type JsonOut } from "../../runtime-wasm/values/index.js";
 import { ConversionFailure, attrValueFromJson } from "./attribute-values.js";
 import type { UpsertAttribute, UpsertCommand, UpsertEdge, UpsertVertex } from "./commands.js";
@@ -34,12 +34,44 @@ export function applyUpsert(store: GraphStore, graph: GraphHandle, cmd: UpsertCo
     const attributes = v.attributes.length === 0 ? undefined : writes(v.attributes, t.attributes, tuples, describeVertex, i, v);
     return { type: t.key, id: v.id, attributes };
   });
-  // Bodies repeat the same (source type, edge type, target type) for many edges in a row:
-  // resolve each triple once, and skip even the lookup while it stays the same.
+  const { groups, starts } = edgeGroups(cmd.edges, graph, tuples);
+  const f = cmd.flags;
+  let result: UpsertResult;
+  try {
+    result = store.upsert(
+      { vertices, edgeColumns: groups },
+      {
+        newVertexOnly: f.newVertexOnly,
+        updateVertexOnly: f.updateVertexOnly,
+        vertexMustExist: f.vertexMustExist,
+        sourceVertexMustExist: f.sourceVertexMustExist,
+        targetVertexMustExist: f.targetVertexMustExist,
+      },
+    );
+  } catch (e) {
+    throw isStoreError(e) ? namedAsEdges(e, starts) : e;
+  }
+  return { result: resultShape(result, graph), code: successCode(result) };
+}
+
+/**
+ * The edge items as edge columns, in body order: one group per run of items with one (source
+ * type, edge type, target type) — bodies list a source's edges together, so runs are long and
+ * the store gets id lists instead of an object per end of every edge. `starts[g]` is the
+ * index of group g's first item.
+ */
+function edgeGroups(items: readonly UpsertEdge[], graph: GraphHandle, tuples: readonly TupleType[]): { groups: EdgeColumns[]; starts: number[] } {
+  const groups: EdgeColumns[] = [];
+  const starts: number[] = [];
+  // Each triple is resolved once, and not even looked up while it stays the same.
   const resolved = new Map<string, ResolvedEdgeTypes>();
-  let last: UpsertCommand["edges"][number] | undefined;
+  let last: UpsertEdge | undefined;
   let r: ResolvedEdgeTypes | undefined;
-  const edges: EdgeUpsert[] = cmd.edges.map((e, i) => {
+  let from: IdValue[] = [];
+  let to: IdValue[] = [];
+  let attributes: (AttrWrite[] | undefined)[] | undefined;
+  for (let i = 0; i < items.length; i++) {
+    const e = items[i];
     if (!last || last.sourceType !== e.sourceType || last.edgeType !== e.edgeType || last.targetType !== e.targetType) {
       const triple = `${e.sourceType}\n${e.edgeType}\n${e.targetType}`;
       r = resolved.get(triple);
@@ -48,26 +80,29 @@ export function applyUpsert(store: GraphStore, graph: GraphHandle, cmd: UpsertCo
         resolved.set(triple, r);
       }
       last = e;
+      from = [];
+      to = [];
+      attributes = undefined;
+      groups.push({ type: r.type, fromType: r.from, toType: r.to, from, to });
+      starts.push(i);
     }
-    return {
-      type: r!.type,
-      from: { type: r!.from, id: e.sourceId },
-      to: { type: r!.to, id: e.targetId },
-      attributes: e.attributes.length === 0 ? undefined : writes(e.attributes, r!.attributes, tuples, describeEdge, i, e),
-    };
-  });
-  const f = cmd.flags;
-  const result = store.upsert(
-    { vertices, edges },
-    {
-      newVertexOnly: f.newVertexOnly,
-      updateVertexOnly: f.updateVertexOnly,
-      vertexMustExist: f.vertexMustExist,
-      sourceVertexMustExist: f.sourceVertexMustExist,
-      targetVertexMustExist: f.targetVertexMustExist,
-    },
-  );
-  return { result: resultShape(result, graph), code: successCode(result) };
+    if (e.attributes.length > 0) {
+      if (attributes === undefined) {
+        attributes = new Array<AttrWrite[] | undefined>(from.length).fill(undefined);
+        groups[groups.length - 1].attributes = attributes;
+      }
+      attributes.push(writes(e.attributes, r!.attributes, tuples, describeEdge, i, e));
+    } else if (attributes !== undefined) attributes.push(undefined);
+    from.push(e.sourceId);
+    to.push(e.targetId);
+  }
+  return { groups, starts };
+}
+
+/** A store refusal that names an item of the edge columns, reworded to name the body's edge item. */
+function namedAsEdges(e: StoreError, starts: readonly number[]): StoreError {
+  const rename = (text: string) => text.replace(/edgeColumns\[(\d+)\](?:\[(\d+)\])?/g, (_m, g: string, i: string | undefined) => `edges[${(starts[Number(g)] ?? 0) + Number(i ?? 0)}]`);
+  return new StoreError(e.code, rename(e.message), e.detail.path === undefined ? e.detail : { ...e.detail, path: rename(e.detail.path) });
 }
 
 interface ResolvedEdgeTypes {

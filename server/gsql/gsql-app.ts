@@ -28,6 +28,8 @@ export interface GsqlAppOptions {
   auth?: GsqlAuth;
   /** Largest GSQL text accepted, in bytes. */
   bodyLimitBytes?: number;
+  /** Holds answers until the request's changes are durable (server/persist); absent: memory only. */
+  durableWrites?: Koa.Middleware;
   log?: (line: string) => void;
 }
 
@@ -58,6 +60,7 @@ export function createGsqlApp(options: GsqlAppOptions): Koa {
     return next();
   });
   koa.use(errorsAsText(app));
+  if (options.durableWrites) koa.use(options.durableWrites);
   koa.use(guard(app, router));
   koa.use(router.routes());
   koa.use(async (ctx, next) => {

@@ -2,7 +2,10 @@
 // passes -> one WebAssembly module with its manifest), the module compiled by the
 // WebAssembly engine, and the batch made live in `InstalledQueries` only when every query
 // of it compiled. GET /query/{graph}/{name} runs what InstalledQueries holds.
-import { compileQuery, type OptimizeLevel } from "../../compiler/back-end.js";
+import { createHash } from "node:crypto";
+import type { OptimizeLevel } from "../../compiler/back-end.js";
+import type { DatabaseSchema } from "../../runtime-wasm/schema/types.js";
+import type { QueryManifest } from "../../runtime-wasm/query/manifest.js";
 import type { BoundQuery } from "../../compiler/bind/bound.js";
 import { QueryRuntime, type CompiledQuery } from "../../runtime-wasm/query/query-runtime.js";
 
@@ -69,7 +72,31 @@ export class LazyQueryRuntime {
   }
 }
 
-export function backendQueryServices(engine: Engine, installed: InstalledQueries, runtime: LazyQueryRuntime): Omit<QueryServices, "bind"> {
+/**
+ * The back end (binaryen: about a second to load) is loaded on the first compile, so a server
+ * that compiles nothing, e.g. one restarting, does not wait for it.
+ */
+let backEnd: Promise<typeof import("../../compiler/back-end.js")> | undefined;
+function loadBackEnd(): Promise<typeof import("../../compiler/back-end.js")> {
+  return (backEnd ??= import("../../compiler/back-end.js"));
+}
+
+/** A compiled module as kept across restarts. */
+export interface StoredQueryModule {
+  bytes: Uint8Array;
+  manifest: QueryManifest;
+}
+
+/**
+ * Where compiled modules are kept across restarts, by a key naming everything the module is
+ * made from (server/persist's ModuleStore, in the data directory). Absent: always compiled.
+ */
+export interface QueryModuleStore {
+  get(key: string): Promise<StoredQueryModule | undefined>;
+  put(key: string, module: StoredQueryModule): Promise<void>;
+}
+
+export function backendQueryServices(engine: Engine, installed: InstalledQueries, runtime: LazyQueryRuntime, modules?: QueryModuleStore): Omit<QueryServices, "bind"> {
   return {
     interpret: (graph, bound, parameters, options) => interpret(engine, runtime, graph, bound as BoundQuery, parameters, options),
     install: async (batch: InstallItem[], level: number, compiled: (done: number) => void) => {
@@ -80,7 +107,7 @@ export function backendQueryServices(engine: Engine, installed: InstalledQueries
         try {
           const bound = item.bound as BoundQuery;
           const callees = calleesOf(bound, item.graph, (name) => boundIn(batch, installed, item.graph, name));
-          const out = compileQuery(bound, engine.schema, level as OptimizeLevel, false, callees);
+          const out = await compileOrReuse(modules, bound, callees, engine.schema, level as OptimizeLevel);
           module = await WebAssembly.compile(out.bytes as Uint8Array<ArrayBuffer>);
           manifest = out.manifest;
         } catch (err) {
@@ -93,6 +120,28 @@ export function backendQueryServices(engine: Engine, installed: InstalledQueries
     },
     uninstall: (graph, name) => installed.delete(graph, name),
   };
+}
+
+/** The module of a query with its callees: from the module store when it holds it, else compiled (and stored). */
+async function compileOrReuse(modules: QueryModuleStore | undefined, bound: BoundQuery, callees: BoundQuery[], schema: DatabaseSchema, level: OptimizeLevel): Promise<StoredQueryModule> {
+  const key = modules ? moduleKey(bound, callees, schema, level) : undefined;
+  const stored = key ? await modules!.get(key).catch(() => undefined) : undefined;
+  if (stored) return stored;
+  const { compileQuery } = await loadBackEnd();
+  const out = compileQuery(bound, schema, level, false, callees);
+  // A module that could not be stored is compiled again at the next start: nothing more.
+  if (key) await modules!.put(key, { bytes: out.bytes, manifest: out.manifest }).catch(() => undefined);
+  return { bytes: out.bytes, manifest: out.manifest };
+}
+
+/** Everything a compiled module is made from besides the compiler: level, schema, the bound trees. */
+function moduleKey(bound: BoundQuery, callees: BoundQuery[], schema: DatabaseSchema, level: OptimizeLevel): string | undefined {
+  try {
+    const text = JSON.stringify([level, schema, bound, callees], (_key, value: unknown) => (typeof value === "bigint" ? `\u0000n:${value}` : value));
+    return createHash("sha256").update(text).digest("hex");
+  } catch {
+    return undefined; // not plain data: compile every time
+  }
 }
 
 /** A query's bound tree: from the batch being installed, else from what is installed already. */
@@ -124,6 +173,7 @@ async function interpret(engine: Engine, runtime: LazyQueryRuntime, graph: strin
     `{${version ? `"version":${JSON.stringify(version)},` : ""}"error":${error},"message":${JSON.stringify(message)},"results":${results}}`;
   let compiled: CompiledQuery;
   try {
+    const { compileQuery } = await loadBackEnd();
     const out = compileQuery(bound, engine.schema, 1);
     compiled = { module: await WebAssembly.compile(out.bytes as Uint8Array<ArrayBuffer>), manifest: out.manifest };
   } catch (err) {

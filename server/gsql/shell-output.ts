@@ -3,6 +3,7 @@
 // return code (last line), a replacement session cookie, a dialog prompt, cursor moves for
 // redrawn progress displays (gsql-ddl-loading-shell §10.1).
 import { PassThrough } from "node:stream";
+import { awaitRequestWrites } from "../persist/request-durability.js";
 
 export const RETURN_CODE_PREFIX = "__GSQL__RETURN__CODE__";
 export const COOKIE_PREFIX = "__GSQL__COOKIES__";
@@ -26,17 +27,24 @@ export interface ShellOutput {
   readonly closed: boolean;
 }
 
-/** Output written to an HTTP response as it is produced. */
+/**
+ * Output written to an HTTP response as it is produced. A line may report a change
+ * ("Successfully created …"), so each goes out only once every change the request made
+ * before it is durable (server/persist: a no-op without a data directory).
+ */
 export class StreamShellOutput implements ShellOutput {
   readonly stream = new PassThrough();
   private ended = false;
+  private clientGone = false;
+  /** Writes wait here, in order, for durability. */
+  private queue: Promise<void> = Promise.resolve();
 
   constructor() {
-    this.stream.on("close", () => (this.ended = true));
+    this.stream.on("close", () => (this.clientGone = true));
   }
 
   get closed(): boolean {
-    return this.ended || this.stream.destroyed;
+    return this.clientGone || this.stream.destroyed;
   }
 
   line(text: string): void {
@@ -64,11 +72,29 @@ export class StreamShellOutput implements ShellOutput {
     if (this.ended) return;
     this.write(`${RETURN_CODE_PREFIX},${returnCode}\n`);
     this.ended = true;
-    this.stream.end();
+    this.queue = this.queue.then(() => {
+      if (!this.stream.writableEnded) this.stream.end();
+    });
   }
 
   private write(text: string): void {
-    if (!this.closed) this.stream.write(text);
+    if (this.ended) return;
+    // Taken now: the changes made before this line, not those made while it waits.
+    const durable = awaitRequestWrites();
+    this.queue = this.queue.then(
+      () => durable.then(() => {
+        if (!this.closed && !this.stream.writableEnded) this.stream.write(text);
+      }),
+      () => undefined,
+    ).catch((err: unknown) => this.failDurability(err));
+  }
+
+  /** A change could not be made durable: say so, end with a failure code, drop the rest. */
+  private failDurability(err: unknown): void {
+    if (this.closed || this.stream.writableEnded) return;
+    this.stream.write(`${err instanceof Error ? err.message : String(err)}\n${RETURN_CODE_PREFIX},255\n`);
+    this.ended = true;
+    this.stream.end();
   }
 }
 

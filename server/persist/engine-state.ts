@@ -3,6 +3,8 @@
 // turn), how it is restored, how logged commands are replayed (Engine.apply, with no log
 // attached), and, once recovery is done, the log attached so every later apply() is
 // recorded in its turn.
+import { isDeepStrictEqual } from "node:util";
+import { emptySchema } from "../../runtime-wasm/schema/types.js";
 import type { Engine } from "../engine/engine.js";
 import type { EngineCommand } from "../engine/commands.js";
 import { decodeCommand, encodeCommand, type CommandValue } from "./command-codec.js";
@@ -64,6 +66,12 @@ export class EngineState implements PersistentState {
   }
 }
 
+/** What the log records for a command: an upsert read from a request body, as that body. */
+export function loggedForm(command: EngineCommand): EngineCommand {
+  if (command.kind !== "upsert" || !command.source) return command;
+  return { kind: "upsert-text", graph: command.graph, source: command.source, flags: command.flags };
+}
+
 /**
  * Recovers the engine from the data directory `dir` and attaches the log, so that from now
  * on every applied command is recorded before its request is answered.
@@ -74,8 +82,13 @@ export async function openDurableEngine(
   options: PersistenceOptions & EngineStateOptions = {},
 ): Promise<{ persistence: Persistence; report: RecoveryReport }> {
   if (engine.commandLog) throw new Error("the engine already has a command log attached");
+  const { schema } = engine.catalogImage();
+  if (engine.storeIfCreated || !engine.catalogIsEmpty || !isDeepStrictEqual(schema, emptySchema())) {
+    // Recovery would mix the two histories, and those changes would never reach the log.
+    throw new Error("the engine already holds a schema or data: attach the data directory before making changes");
+  }
   const recovered = await recover(dir, new EngineState(engine, options), options);
   const { persistence } = recovered;
-  engine.commandLog = { prepare: (command) => persistence.prepare(command as unknown as CommandValue) };
+  engine.commandLog = { prepare: (command) => persistence.prepare(loggedForm(command) as unknown as CommandValue) };
   return recovered;
 }

@@ -76,6 +76,7 @@ export class Persistence {
     private lastSnapshotBytes: number,
   ) {
     this.bytesAtLastSnapshot = log.appendedBytes;
+    if (snapshotThreshold(options, lastSnapshotBytes) !== Infinity || (options.snapshotOnClose ?? true)) snapshots.warmUp();
   }
 
   /** Position of the last recorded command. */

@@ -33,7 +33,9 @@ export function registerDiagnostics(router: Router, services: RestServices): voi
   const statistics = (ctx: Context, params: ParamValues) => {
     const graph = param.string(params, "graph_name");
     if (graph !== undefined) services.engine.resolveGraph(graph);
-    ctx.body = services.statistics.report(param.number(params, "seconds")!, param.number(params, "segments")!, graph);
+    // With authentication on, the caller sees the requests on the graphs it may read the schema of.
+    const visible = ctx.state.graphVisible as ((graph: string) => boolean) | undefined;
+    ctx.body = services.statistics.report(param.number(params, "seconds")!, param.number(params, "segments")!, graph, visible);
   };
   addEndpoint(router, services, "GET /statistics", statistics);
   addEndpoint(router, services, "GET /statistics/{graph_name}", statistics);

@@ -12,11 +12,16 @@ export function registerUpsert(router: Router, services: RestServices): void {
   const { engine } = services;
   addEndpoint(router, services, "POST /graph/{graph_name}", async (ctx, params) => {
     const graph = requestGraph(ctx, engine, params);
-    const items = await readBodyAs(ctx, services.limits, upsertItemsFromText);
+    const source = { text: "", maxDepth: services.limits.jsonDepth };
+    const items = await readBodyAs(ctx, services.limits, (text, options) => {
+      source.text = text; // kept for the write-ahead log, which records the body itself
+      return upsertItemsFromText(text, options);
+    });
     const outcome = engine.apply({
       kind: "upsert",
       graph: graph.name,
       ...items,
+      source,
       flags: {
         newVertexOnly: param.bool(params, "new_vertex_only"),
         updateVertexOnly: param.bool(params, "update_vertex_only"),

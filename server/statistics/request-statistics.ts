@@ -67,15 +67,16 @@ export class RequestStatistics {
 
   /**
    * Statistics over the last `seconds` seconds (the current one included), per endpoint
-   * called in that window (on `graph` only, when given); `segments` equal percentile groups.
-   * Empty object when nothing ran.
+   * called in that window (on `graph` only, when given; on graphs `visible` accepts, when
+   * that is given); `segments` equal percentile groups. Empty object when nothing ran.
    */
-  report(seconds: number, segments: number, graph?: string): Record<string, EndpointStatistics> {
+  report(seconds: number, segments: number, graph?: string, visible?: (graph: string) => boolean): Record<string, EndpointStatistics> {
     const nowSecond = Math.floor(this.now() / 1000);
     const windows = new Map<string, SecondSegment[]>();
     for (const [ringKey, ring] of this.byEndpoint) {
       const cut = ringKey.indexOf("\n");
       if (graph !== undefined && ringKey.slice(0, cut) !== graph) continue;
+      if (visible && cut > 0 && !visible(ringKey.slice(0, cut))) continue;
       const key = ringKey.slice(cut + 1);
       const list = windows.get(key) ?? [];
       for (const s of ring) if (s !== undefined && s.second > nowSecond - seconds && s.second <= nowSecond) list.push(s);

@@ -87,6 +87,15 @@ describe("REST POST /graph/{g} (upsert)", () => {
     expect((await person("n1")).results[0].attributes.age).to.equal(4);
   });
 
+  it("names the body's edge item when an edge operator finds no edge, changing nothing", async () => {
+    // Items 0 and 1 are one run (knows), item 2 starts the next (follows): the message counts across runs.
+    const edges = { Person: { a: { knows: { Person: { b: {}, c: {} } }, follows: { Person: { d: { weight: { value: 1, op: "add" } } } } } } };
+    const r = await post({ edges });
+    expect(r.status).to.equal(400);
+    expect(r.json).to.deep.equal({ version: V2, error: true, message: 'edges[2]: operator "+" on attribute weight of an edge that does not exist', results: [], code: "REST-30000" });
+    expect(await personCount()).to.equal(0);
+  });
+
   it("rejects the whole body for an invalid vertex type, edge type, source or target type, or value type", async () => {
     await post({ vertices: { Person: { keep: { age: { value: 1 } } } } });
     const good = { Person: { keep: { age: { value: 2 } }, fresh: {} } };

@@ -30,6 +30,11 @@ export class LineReader {
     rlWrite._writeToOutput = (s: string) => {
       if (!this.muted) write(s);
     };
+    // A secret typed at a hidden prompt must not come back with the arrow keys (readline adds
+    // every line to its history and says so with this event, before the line is delivered).
+    this.rl.on("history", (history: string[]) => {
+      if (this.muted && history[0] === this.rl.line) history.shift();
+    });
     this.rl.on("line", (line) => this.deliver(line));
     this.rl.on("close", () => {
       this.ended = true;

@@ -121,6 +121,11 @@ export class SnapshotStore {
     return { lsn: content.lsn, dir: final, bytes: sumBytes(sections) };
   }
 
+  /** Loads the writer thread now, off the main thread, so the first snapshot does not pay for it. */
+  warmUp(): void {
+    this.writer.warmUp();
+  }
+
   /** Stops the writer thread. */
   close(): Promise<void> {
     return this.writer.close();

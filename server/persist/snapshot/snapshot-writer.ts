@@ -34,6 +34,11 @@ export class SnapshotWriter {
     return run;
   }
 
+  /** Starts the writer thread ahead of the first snapshot (it takes a moment to load). */
+  warmUp(): void {
+    this.start();
+  }
+
   /** Stops the writer thread (after the write in progress, if any). */
   async close(): Promise<void> {
     await this.queue;

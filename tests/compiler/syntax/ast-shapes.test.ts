@@ -273,3 +273,29 @@ describe("AST: ELSE IF as a chain or as a nested IF", () => {
     expect(log.diagnostics).to.deep.equal([]);
   });
 });
+
+describe("AST: query-body statements written inside a SELECT, and the SQL-like SELECT", () => {
+  it("splits `ACCUM PRINT a, b, @@n += 1` into a PRINT of two items and an accumulation", () => {
+    const select = selectOf(body("S = SELECT s FROM S:s ACCUM PRINT s.name, @@n, @@n += 1, RAISE oops (\"x\"), RETURN;")[0]);
+    const accum = select.accum!.body;
+    expect(accum.map((s) => s.kind)).to.deep.equal(["Print", "Assign", "Raise", "Return"]);
+    expect((accum[0] as AstPrint).items.map((i) => i.keyText)).to.deep.equal(["s.name", "@@n"]);
+  });
+
+  it("reads SELECT ... INTO with its columns, GROUP BY, HAVING, ORDER BY and LIMIT", () => {
+    const [s] = body("SELECT DISTINCT t.name AS who, COUNT(s) AS n, max(e.w) INTO tbl FROM P:s -(E>:e)- P:t\n" +
+      "WHERE s.age > 3 GROUP BY t.name HAVING n > 1 ORDER BY n DESC LIMIT 3;", "SYNTAX V2");
+    expect(s!.kind).to.equal("SqlSelect");
+    const sql = s as Extract<AstStatement, { kind: "SqlSelect" }>;
+    expect(sql.distinct).to.equal(true);
+    expect(sql.into.name).to.equal("tbl");
+    expect(sql.columns.map((c) => [c.alias?.name, c.keyText])).to.deep.equal([["who", "t.name"], ["n", "COUNT(s)"], [undefined, "max(e.w)"]]);
+    expect(sql.groupBy.map((g) => g.kind)).to.deep.equal(["FieldAccess"]);
+    expect([sql.where?.kind, sql.having?.kind, sql.orderBy.map((k) => k.order), sql.limit?.form]).to.deep.equal(["Binary", "Binary", ["DESC"], "count"]);
+  });
+
+  it("still reads a classic SELECT that starts the same way", () => {
+    const [s] = body("SELECT DISTINCT t FROM P:s -(E>:e)- P:t;", "SYNTAX V2");
+    expect(s!.kind).to.equal("ExprStatement");
+  });
+});

@@ -10,7 +10,8 @@
 //                         endpoint types; INT/UINT attribute values may be "123n" strings.
 //   --- query             one CREATE QUERY (several sections allowed)
 //   --- run NAME [args]   runs query NAME with a JSON array of arguments; options after
-//                         the array as JSON: {"allActive": true, "timeoutMs": 100}
+//                         the array as JSON: {"allActive": true, "timeoutMs": 100,
+//                         "selectResultLimitBytes": 64}
 //   --- expect            the exact results array (JSON); vertex-record arrays are compared
 //                         as sets unless the run's expect line says `--- expect ordered`
 //   --- expect-error KIND the run fails with KIND (error, exception, timeout, bad-argument);
@@ -21,7 +22,7 @@ import type { DatabaseSchema } from "../../../runtime-wasm/schema/types.js";
 export interface CaseRun {
   query: string;
   args: unknown[];
-  options: { allActive?: boolean; timeoutMs?: number; monitor?: boolean };
+  options: { allActive?: boolean; timeoutMs?: number; monitor?: boolean; selectResultLimitBytes?: number };
   expect?: unknown;
   ordered: boolean;
   error?: { kind: string; message?: string };

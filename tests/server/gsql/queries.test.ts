@@ -190,22 +190,41 @@ describe("GSQL server: query lifecycle", () => {
       expect(await queryLines()).to.deep.equal(["  - a()"]);
     });
 
-    it("a query the compiler cannot compile is reported and stays uninstalled", async function () {
-      await s.file("CREATE QUERY sub() FOR GRAPH Social { PRINT 1; }\nCREATE QUERY caller() FOR GRAPH Social { sub(); }");
-      const answer = await s.command("INSTALL QUERY sub, caller", G);
-      if (answer.returnCode === 0) this.skip(); // the back end compiles sub-query calls now
-      expect(answer.lines.slice(-2)).to.deep.equal([
-        "The query caller could not be compiled: not supported by this version of the compiler: sub-query calls",
-        "Query installation failed.",
-      ]);
-      expect(await queryLines()).to.deep.equal(["  - sub()", "  - caller()"]);
+    it("a batch the back end cannot compile is reported, installs nothing and serves nothing", async () => {
+      // The back end refuses the second query of the batch after compiling the first, as it
+      // does for a construct it has no code for; which constructs those are changes over time.
+      const queries = s.server.gsql!.queries;
+      const real = queries.install!;
+      queries.install = async (batch, level, compiled) => {
+        if (!batch.some((b) => b.name === "caller")) return real(batch, level, compiled);
+        compiled(1);
+        throw new Error("The query caller could not be compiled: not supported by this version of the compiler: SAMPLE");
+      };
+      try {
+        await s.file("CREATE QUERY sub() FOR GRAPH Social { PRINT 1; }\nCREATE QUERY caller() FOR GRAPH Social { sub(); }");
+        const answer = await s.command("INSTALL QUERY sub, caller", G);
+        expect(answer.returnCode).to.equal(212);
+        expect(answer.lines.slice(-3)).to.deep.equal([
+          `[${"=".repeat(36)}${" ".repeat(36)}] 50% (1/2)`,
+          "The query caller could not be compiled: not supported by this version of the compiler: SAMPLE",
+          "Query installation failed.",
+        ]);
+        expect(await queryLines()).to.deep.equal(["  - sub()", "  - caller()"]);
+        expect((await fetch(`${s.restUrl}/query/Social/sub`)).status).to.equal(404);
+        expect(await (await fetch(`${s.restUrl}/endpoints?dynamic=true`)).json()).to.deep.equal({});
+        // The same batch installs once the back end compiles it.
+        queries.install = real;
+        expect((await s.command("INSTALL QUERY sub, caller", G)).returnCode).to.equal(0);
+        expect(await queryLines()).to.deep.equal(["  - sub() (installed v2)", "  - caller() (installed v2)"]);
+        expect(Object.keys((await (await fetch(`${s.restUrl}/endpoints?dynamic=true`)).json()) as object)).to.deep.equal(["GET /query/Social/caller", "GET /query/Social/sub"]);
+      } finally {
+        queries.install = real;
+      }
     });
 
-    it("DROP of a query an installed query calls is refused unless dropped together (error 9)", async function () {
+    it("DROP of a query an installed query calls is refused unless dropped together (error 9)", async () => {
       const setup = await s.file("CREATE QUERY sub() FOR GRAPH Social RETURNS (INT) { RETURN 1; }\n" +
         "CREATE QUERY caller() FOR GRAPH Social { INT r = sub(); PRINT r; }\nINSTALL QUERY sub, caller", G);
-      // Sub-query calls compile once the back end supports them; until then this waits.
-      if (setup.text.includes("not supported by this version of the compiler")) this.skip();
       expect(setup.returnCode).to.equal(0);
       const refused = await s.command("DROP QUERY sub", G);
       expect(refused.lines).to.deep.equal(["The query sub cannot be dropped: the installed query caller calls it. Drop caller first or together with it."]);

@@ -5,6 +5,11 @@
 // received, ack=all), refused, or unknown (no answer, or ack=none). After a restart the model
 // checks: acknowledged = present; unknown = all or nothing, and a writer's lost requests
 // form a suffix of what it sent (the log keeps order); then it adopts what it observed.
+// Beside them, some rounds run one catalog change over the GSQL server: a schema-change job
+// adding a vertex type (the graph's schema version goes up by one), or a query created and
+// installed. After a restart the schema version, the types and the installed queries must
+// be those acknowledged (plus, all or nothing, the one cut off), and every installed query
+// must answer, counting exactly the vertices the listing shows.
 import type { DatabaseSchema } from "../../../runtime-wasm/schema/types.js";
 
 export const GRAPH = "crash";
@@ -59,6 +64,34 @@ export interface DeleteOp {
 
 export type Op = CreateOp | DeleteOp;
 
+/** RUN SCHEMA_CHANGE JOB adding the vertex type `T<k>` to the graph. */
+export interface AddTypeOp {
+  kind: "add-type";
+  type: string;
+  outcome?: Outcome;
+}
+
+/** CREATE QUERY + INSTALL QUERY of a query counting the Item vertices. */
+export interface InstallOp {
+  kind: "install";
+  name: string;
+  outcome?: Outcome;
+}
+
+export type CatalogOp = AddTypeOp | InstallOp;
+
+/** The query every install op creates (under its own name): the number of Item vertices. */
+export function countQuery(name: string): string {
+  return `CREATE QUERY ${name}() FOR GRAPH ${GRAPH} { S = {Item.*}; PRINT S.size() AS n; }`;
+}
+
+/** The GSQL text of a catalog op. */
+export function catalogText(op: CatalogOp): string {
+  if (op.kind === "install") return `USE GRAPH ${GRAPH}\n${countQuery(op.name)}\nINSTALL QUERY ${op.name}`;
+  const job = `add_${op.type.toLowerCase()}`;
+  return `USE GRAPH ${GRAPH}\nCREATE SCHEMA_CHANGE JOB ${job} FOR GRAPH ${GRAPH} { ADD VERTEX ${op.type} (PRIMARY_ID id STRING, x INT); }\nRUN SCHEMA_CHANGE JOB ${job}`;
+}
+
 export interface VertexState {
   n: number;
   round: number;
@@ -73,6 +106,12 @@ export interface Observation {
   edgeSources: Set<string>;
   edges: Map<string, number>;
   edgeTotal: number;
+  /** The graph's schema version (REST `version.schema`, equal to the GSQL schema's Version). */
+  schemaVersion: number;
+  /** Vertex types besides Item. */
+  addedTypes: Set<string>;
+  /** Installed queries, each with the count it answered (undefined: not run this time). */
+  installed: Map<string, number | undefined>;
 }
 
 /** What the database must hold: the vertices, edges and counters of every op known applied. */
@@ -87,6 +126,14 @@ export class CrashModel {
   readonly doomed = new Set<string>();
   /** Ops of the round just run, in the order each writer sent them. */
   pending: Op[] = [];
+  /** Vertex types added by acknowledged (or observed) schema changes. */
+  readonly addedTypes = new Set<string>();
+  readonly installed = new Set<string>();
+  /** The catalog op of the round just run, if any. */
+  catalogPending: CatalogOp[] = [];
+  catalogAcked = 0;
+  catalogUnknownApplied = 0;
+  catalogUnknownLost = 0;
   acked = 0;
   unknownApplied = 0;
   unknownLost = 0;
@@ -124,7 +171,31 @@ export class CrashModel {
       this.adopt(op);
     }
     this.pending = [];
+    this.settleCatalog(observation);
     this.compare(observation);
+  }
+
+  private settleCatalog(o: Observation): void {
+    for (const op of this.catalogPending) {
+      const present = op.kind === "add-type" ? o.addedTypes.has(op.type) : o.installed.has(op.name);
+      if (op.outcome === "acked" && !present) throw new Error(`acknowledged ${op.kind === "add-type" ? `schema change adding ${op.type}` : `install of ${op.name}`} lost`);
+      if (!present) {
+        this.catalogUnknownLost++;
+        continue;
+      }
+      if (op.outcome === "acked") this.catalogAcked++;
+      else this.catalogUnknownApplied++;
+      if (op.kind === "add-type") this.addedTypes.add(op.type);
+      else this.installed.add(op.name);
+    }
+    this.catalogPending = [];
+    const types = [...o.addedTypes].sort();
+    if (types.join() !== [...this.addedTypes].sort().join()) throw new Error(`vertex types ${types.join(", ")} found, ${[...this.addedTypes].sort().join(", ")} expected`);
+    // Each schema change job run raised the version by one, from 0.
+    if (o.schemaVersion !== this.addedTypes.size) throw new Error(`schema version ${o.schemaVersion}, ${this.addedTypes.size} expected`);
+    const installed = [...o.installed.keys()].sort();
+    if (installed.join() !== [...this.installed].sort().join()) throw new Error(`installed queries ${installed.join(", ")}, ${[...this.installed].sort().join(", ")} expected`);
+    for (const [name, n] of o.installed) if (n !== undefined && n !== o.vertices.size) throw new Error(`installed query ${name} counted ${n} Item vertices, the listing shows ${o.vertices.size}`);
   }
 
   /** Sources whose edges the next observation should read: those of the pending creates. */

@@ -1,5 +1,6 @@
 // Crash tests: `wasmgraph serve --data DIR` as a child process, written to by concurrent
-// writers over HTTP (upserts, POST /ddl loads, deletes) and killed with SIGKILL at a random moment, over and over (and sometimes
+// writers over HTTP (upserts, POST /ddl loads, deletes; in some rounds a schema change job or
+// a query install over the GSQL server) and killed with SIGKILL at a random moment, over and over (and sometimes
 // while it is still recovering). After every restart the database must hold every
 // acknowledged write, no request half-applied, and each writer's lost requests must be the
 // last ones it sent (crash-workload.ts holds the model and the rules). Snapshots are taken
@@ -12,7 +13,10 @@ import path from "node:path";
 import { Engine } from "../../../server/engine/engine.js";
 import { openDurableEngine } from "../../../server/persist/engine-state.js";
 import { mulberry32 } from "../../../tools/bench/rmat.js";
-import { CRASH_SCHEMA, CrashModel, GRAPH, LOAD_JOB, WRITERS, counterId, createBody, loadBody, type CreateOp, type DeleteOp, type Observation, type VertexState } from "./crash-workload.js";
+import {
+  CRASH_SCHEMA, CrashModel, GRAPH, LOAD_JOB, WRITERS, catalogText, counterId, createBody, loadBody,
+  type CatalogOp, type CreateOp, type InstallOp, type DeleteOp, type Observation, type VertexState,
+} from "./crash-workload.js";
 import { startServerProcess, type ServerProcess } from "./server-process.js";
 import { col, job } from "../loading/fixtures.js";
 
@@ -32,12 +36,10 @@ async function call(base: string, method: string, url: string, body?: string, fo
   return { status: res.status, json: await res.json() };
 }
 
-async function observe(base: string, sources: string[]): Promise<Observation> {
+async function observe(server: ServerProcess, sources: string[], runQueries: boolean): Promise<Observation> {
+  const base = server.base;
   const listing = await call(base, "GET", `/graph/${GRAPH}/vertices/Item`);
   if (listing.json.error) throw new Error(`listing vertices failed: ${listing.json.message}`);
-  // No schema change runs in this workload (DDL over HTTP arrives with the GSQL server):
-  // the schema version must stay the one the data directory was created with.
-  if (listing.json.version?.schema !== 0) throw new Error(`schema version ${JSON.stringify(listing.json.version)} after restart, 0 expected`);
   const vertices = new Map<string, VertexState>();
   for (const v of listing.json.results) vertices.set(v.v_id, { n: v.attributes.n, round: v.attributes.round });
   const edgeSources = new Set(sources.filter((s) => vertices.has(s)));
@@ -48,7 +50,49 @@ async function observe(base: string, sources: string[]): Promise<Observation> {
     for (const e of r.json.results) edges.set(`${e.from_id}>${e.to_id}`, e.attributes.w);
   }
   const stats = await call(base, "POST", `/builtins/${GRAPH}`, JSON.stringify({ function: "stat_edge_number", type: "link" }));
-  return { vertices, edgeSources, edges, edgeTotal: stats.json.results[0].count };
+  const schema = await call(server.gsqlBase, "GET", `/gsqlserver/gsql/schema?graph=${GRAPH}`);
+  const schemaVersion: number = listing.json.version.schema;
+  if (schema.json.results.Version !== schemaVersion) throw new Error(`GSQL schema version ${schema.json.results.Version}, REST ${schemaVersion}`);
+  const addedTypes = new Set<string>(schema.json.results.VertexTypes.map((t: { Name: string }) => t.Name).filter((n: string) => n !== "Item"));
+  const info = await call(server.gsqlBase, "GET", `/gsqlserver/gsql/queryinfo?graph=${GRAPH}`);
+  const installed = new Map<string, number | undefined>();
+  for (const q of info.json.results.filter((q: { installed: boolean }) => q.installed)) {
+    installed.set(q.queryname, undefined);
+    // An installed query must answer after the restart, not only be listed (run in some
+    // rounds: the first run starts the query worker threads, a second on a busy machine).
+    if (!runQueries) continue;
+    const run = await call(base, "GET", `/query/${GRAPH}/${q.queryname}`);
+    if (run.json.error) throw new Error(`installed query ${q.queryname} failed after the restart: ${run.json.message}`);
+    installed.set(q.queryname, run.json.results[0].n);
+  }
+  return { vertices, edgeSources, edges, edgeTotal: stats.json.results[0].count, schemaVersion, addedTypes, installed };
+}
+
+/** The catalog op of a round, if it has one: a schema change every 4th round, an install every 10th. */
+function catalogOpOf(round: number): CatalogOp | undefined {
+  if (round % 10 === 5) return { kind: "install", name: `count_${round}` };
+  if (round % 4 === 0) return { kind: "add-type", type: `T${round}` };
+  return undefined;
+}
+
+/** Sends a round's catalog op to the GSQL server; acknowledged once the answer ends with return code 0. */
+async function catalogWriter(server: ServerProcess, op: CatalogOp, model: CrashModel, problems: string[]): Promise<void> {
+  model.catalogPending.push(op);
+  let text: string;
+  try {
+    const res = await fetch(`${server.gsqlBase}/gsqlserver/gsql/file`, { method: "POST", body: encodeURIComponent(catalogText(op)) });
+    text = await res.text();
+  } catch {
+    op.outcome = "unknown"; // the server died during the request or its streamed answer
+    return;
+  }
+  const code = /__GSQL__RETURN__CODE__,(\d+)/.exec(text);
+  if (!code) {
+    op.outcome = "unknown";
+    return;
+  }
+  if (code[1] !== "0") problems.push(`${op.kind} refused: ${text}`);
+  op.outcome = code[1] === "0" ? "acked" : "unknown";
 }
 
 /** One writer: sends requests one after another until the server dies under it. */
@@ -193,6 +237,9 @@ describe("persist: crash tests (SIGKILL at random moments)", function () {
       const counters = Object.fromEntries(Array.from({ length: WRITERS }, (_, w) => [counterId(w), { n: { value: 0 }, round: { value: -1 } }]));
       const setup = await call(server.base, "POST", `/graph/${GRAPH}`, JSON.stringify({ vertices: { Item: counters } }));
       if (setup.json.error) throw new Error(`creating the counters failed: ${setup.json.message}`);
+      const first: InstallOp = { kind: "install", name: "count_items" };
+      await catalogWriter(server, first, model, problems);
+      if (first.outcome !== "acked") throw new Error(`installing count_items failed: ${problems.join("\n")}`);
       server.child.kill("SIGTERM");
       expect(await server.exited).to.equal(0);
 
@@ -203,10 +250,16 @@ describe("persist: crash tests (SIGKILL at random moments)", function () {
       for (let round = 1; round <= ROUNDS; round++) {
         const started = performance.now();
         const full = round % 25 === 0;
-        model.settle(await observe(current.base, full ? model.allSources() : model.pendingSources()));
+        const runQueries = full || round % 5 === 1 || model.catalogPending.length > 0;
+        model.settle(await observe(current, full ? model.allSources() : model.pendingSources(), runQueries));
         const observed = performance.now();
         progress.answers = 0;
         const writers = Array.from({ length: WRITERS }, (_, w) => writer(current.base, w, round, model, random, problems));
+        const catalogOp = catalogOpOf(round);
+        const catalog = catalogOp ? catalogWriter(current, catalogOp, model, problems) : undefined;
+        // Half the catalog ops are let finish before the kill (a compile takes a while), so
+        // both acknowledged and cut-off ones are checked.
+        if (catalog && random() < 0.5) await catalog;
         // The kill lands a random time after a random number of answers, so every round
         // has some acknowledged and some cut-off requests however fast the machine is.
         const answers = Math.floor(random() * 8);
@@ -215,7 +268,7 @@ describe("persist: crash tests (SIGKILL at random moments)", function () {
         await sleep(random() * 15);
         current.child.kill("SIGKILL");
         await current.exited;
-        await Promise.all(writers);
+        await Promise.all([...writers, catalog]);
         kills++;
         if (problems.length) throw new Error(problems.join("\n"));
         const killed = performance.now();
@@ -230,17 +283,17 @@ describe("persist: crash tests (SIGKILL at random moments)", function () {
         takeover.push(performance.now() - killed);
         pool.fill();
         if (process.env.CRASH_TRACE) {
-          console.log(`round ${round}: observe ${(observed - started).toFixed(0)} ms, takeover ${takeover[takeover.length - 1]!.toFixed(0)} ms, round ${(performance.now() - started).toFixed(0)} ms; acked ${model.acked}, unknown applied ${model.unknownApplied}, lost ${model.unknownLost}, vertices ${model.vertices.size}, retired ${model.retired.size}; ${current.stderr().trim().split("\n").pop()}`);
+          console.log(`round ${round}: catalog acked ${model.catalogAcked}, unknown applied ${model.catalogUnknownApplied}, lost ${model.catalogUnknownLost}; observe ${(observed - started).toFixed(0)} ms, takeover ${takeover[takeover.length - 1]!.toFixed(0)} ms, round ${(performance.now() - started).toFixed(0)} ms; acked ${model.acked}, unknown applied ${model.unknownApplied}, lost ${model.unknownLost}, vertices ${model.vertices.size}, retired ${model.retired.size}; ${current.stderr().trim().split("\n").pop()}`);
         }
       }
       for (const child of spawned) if (child !== current.child) child.kill("SIGKILL");
       // A clean stop after the last restart: a snapshot, then a start that replays nothing.
-      model.settle(await observe(server.base, model.allSources()));
+      model.settle(await observe(server, model.allSources(), true));
       server.child.kill("SIGTERM");
       expect(await server.exited).to.equal(0);
       server = await startServer(SERVER_ARGS(dir));
       expect(server.stderr()).to.match(/recovered snapshot at log position \d+ \+ 0 log records/);
-      model.settle(await observe(server.base, model.allSources()));
+      model.settle(await observe(server, model.allSources(), true));
       server.child.kill("SIGKILL");
       await server.exited;
     } catch (err) {
@@ -254,5 +307,10 @@ describe("persist: crash tests (SIGKILL at random moments)", function () {
     expect(model.unknownApplied + model.unknownLost, "requests cut off by a kill").to.be.greaterThan(ROUNDS / 4);
     expect(model.retired.size, "permanently deleted ids").to.be.greaterThan(0);
     expect(killsWhileStarting, "kills during start-up").to.be.greaterThan(0);
+    if (ROUNDS >= 20) {
+      expect(model.catalogAcked, "acknowledged catalog changes").to.be.greaterThan(0);
+      expect(model.addedTypes.size, "schema changes kept").to.be.greaterThan(0);
+      expect(model.installed.size, "installed queries kept").to.be.greaterThan(1);
+    }
   });
 });

@@ -115,4 +115,23 @@ describe("persist: graph data across restarts (in process, real store)", () => {
       await again.close();
     });
   }
+
+  it("a loaded -0 comes back with its sign from the log (plain JSON would write 0)", async () => {
+    const engine = new Engine();
+    const { persistence } = await openDurableEngine(tmp.dataDir, engine, { snapshotOnClose: false, snapshotEveryBytes: 0 });
+    engine.apply({ kind: "define-schema", schema: SCHEMA });
+    const write = (id: string, score: number) => ({ type: "Person", id, attributes: [{ name: "score", value: score, op: "=" as const }], newVertexOnly: false });
+    engine.apply({ kind: "load-batch", graph: "g", batch: { vertices: [write("pos0", 0), write("neg0", -0)], edges: [], vertexDeletes: [], edgeDeletes: [] } });
+    const scores = (e: Engine) => e.read((s: Snapshot) => [...s.vertices("Person")].map((vid) => [s.idText(vid), s.attributes(vid).score]).sort());
+    const before = scores(engine);
+    expect(before).to.deep.equal([["neg0", -0], ["pos0", 0]]);
+    await persistence.close();
+    const again = await reopen();
+    expect(again.replayed).to.equal(2);
+    const after = scores(again.engine) as Array<[string, number]>;
+    expect(after).to.deep.equal(before);
+    expect(Object.is(after[0]![1], -0)).to.equal(true);
+    expect(Object.is(after[1]![1], 0)).to.equal(true);
+    await again.close();
+  });
 });

@@ -12,6 +12,7 @@ import { openDurableEngine } from "../../../server/persist/engine-state.js";
 import { DurabilityError } from "../../../server/persist/persistence.js";
 import { col, job, socialSchema as loadingSchema } from "../loading/fixtures.js";
 import { durableWritesMiddleware, noteRequestWrite } from "../../../server/persist/request-durability.js";
+import { StreamShellOutput } from "../../../server/gsql/shell-output.js";
 
 function schemaWith(graphs: string[], version = 0): DatabaseSchema {
   return {
@@ -179,6 +180,53 @@ describe("persist: the engine made durable", () => {
       release();
       expect(await answer).to.deep.equal({ done: true });
       await close();
+    });
+
+    it("GSQL output streams line by line, each line only once the changes before it are durable", async () => {
+      let release!: () => void;
+      // One gate for every wait: position 3 becomes durable when the test releases it.
+      const durable = new Promise<void>((resolve) => (release = resolve));
+      const asked: number[] = [];
+      const app = new Koa();
+      app.use(durableWritesMiddleware((lsn) => {
+        asked.push(lsn);
+        return durable;
+      }));
+      app.use((ctx) => {
+        const out = new StreamShellOutput();
+        ctx.body = out.stream;
+        out.line("Using graph 'g'."); // no change before it: goes out at once
+        // The statements run after the handler returned, as the GSQL server runs them.
+        setImmediate(() => {
+          noteRequestWrite(3);
+          out.line("Successfully created vertex types: [Person]."); // waits for position 3
+          out.finish(0);
+        });
+      });
+      const server = app.listen(0);
+      await new Promise((resolve) => server.once("listening", resolve));
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      const reader = res.body!.getReader();
+      let text = "";
+      const readMore = async () => {
+        const { value, done } = await reader.read();
+        if (!done) text += new TextDecoder().decode(value);
+        return done;
+      };
+      await readMore();
+      expect(text).to.equal("Using graph 'g'.\n");
+      // Nothing more arrives while the change is not durable.
+      const more = readMore();
+      const early = await Promise.race([more.then(() => "read"), new Promise((r) => setTimeout(() => r("waiting"), 100))]);
+      expect(early).to.equal("waiting");
+      release();
+      while (!(await (text.includes("__GSQL__RETURN__CODE__") ? Promise.resolve(true) : readMore()))) {
+        // read to the end
+      }
+      expect(text).to.equal("Using graph 'g'.\nSuccessfully created vertex types: [Person].\n__GSQL__RETURN__CODE__,0\n");
+      expect(asked.length).to.be.greaterThan(0);
+      expect(asked.every((lsn) => lsn === 3)).to.equal(true);
+      await new Promise((resolve) => server.close(resolve));
     });
 
     it("ack=none: the answer does not wait", async () => {

@@ -5,6 +5,8 @@ import { expect } from "chai";
 import { useTempDir } from "./temp-dir.js";
 import net from "node:net";
 import { startServer } from "../../../server/serve.js";
+import { Engine } from "../../../server/engine/engine.js";
+import { socialSchema } from "../graph-fixture.js";
 import { promises as fsp } from "node:fs";
 import path from "node:path";
 import { runServerToExit, startServerProcess } from "./server-process.js";
@@ -77,6 +79,45 @@ describe("persist: wasmgraph serve --data", function () {
     const server = await startServer({ port: 0, dataDir: tmp.dataDir, log: () => undefined });
     expect(server.recovery?.replayedRecords).to.equal(0);
     await server.close();
+  });
+
+  it("upserts over HTTP are logged as their body text and replay exactly (64-bit values, repeated keys)", async () => {
+    const engine = new Engine();
+    const quiet = { snapshotOnClose: false, snapshotEveryBytes: 0 };
+    const first = await startServer({ port: 0, engine, dataDir: tmp.dataDir, persistence: quiet, log: () => undefined });
+    engine.apply({ kind: "define-schema", schema: socialSchema() });
+    const base = `http://127.0.0.1:${first.restPort}`;
+    const body =
+      '{"vertices":{"Person":{"a":{"age":{"value":9223372036854775800}},"a":{"age":{"value":7,"op":"+"}},"b":{}},' +
+      '"City":{"9223372036854775807":{"population":{"value":18446744073709551615}}}},' +
+      '"edges":{"Person":{"a":{"follows":{"Person":{"b":{"weight":{"value":0.5}},"b":{"weight":{"value":1.5}}}}}}}}';
+    const posted = await fetch(`${base}/graph/social`, { method: "POST", body });
+    expect(posted.status, await posted.clone().text()).to.equal(200);
+    const read = async (b: string) => Promise.all(["/graph/social/vertices/Person", "/graph/social/vertices/City", "/graph/social/edges/Person/a"].map(async (p) => (await fetch(b + p)).text()));
+    const before = await read(base);
+    expect(before[0]).to.contain('"age":9223372036854775807');
+    await first.close();
+
+    const [segment] = await fsp.readdir(path.join(tmp.dataDir, "wal"));
+    const logged = await fsp.readFile(path.join(tmp.dataDir, "wal", segment!), "latin1");
+    expect(logged).to.contain('"kind":"upsert-text"');
+    expect(logged).to.contain(JSON.stringify(body).slice(1, -1));
+
+    const second = await startServer({ port: 0, engine: new Engine(), dataDir: tmp.dataDir, persistence: quiet, log: () => undefined });
+    expect(second.recovery?.replayedRecords).to.equal(2);
+    expect(await read(`http://127.0.0.1:${second.restPort}`)).to.deep.equal(before);
+    await second.close();
+  });
+
+  it("refuses an engine that already holds changes the log never saw", async () => {
+    const engine = new Engine();
+    engine.apply({ kind: "define-schema", schema: socialSchema() });
+    try {
+      await startServer({ port: 0, engine, dataDir: tmp.dataDir, log: () => undefined });
+      expect.fail("must refuse");
+    } catch (err) {
+      expect((err as Error).message).to.equal("the engine already holds a schema or data: attach the data directory before making changes");
+    }
   });
 
   it("--in-memory uses no directory", async () => {

@@ -10,6 +10,8 @@ const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..
 export interface ServerProcess {
   child: ChildProcess;
   base: string;
+  /** The GSQL-server endpoints. */
+  gsqlBase: string;
   stderr(): string;
   /** Resolves with the exit code (or signal name) once the process has ended. */
   exited: Promise<number | string>;
@@ -30,8 +32,9 @@ export function startServerProcess(args: string[], onSpawn?: (child: ChildProces
   return new Promise((resolve, reject) => {
     child.stdout!.on("data", (d: Buffer) => {
       stdout += d.toString();
-      const match = /REST endpoints on (http:\/\/[^\s]+)/.exec(stdout);
-      if (match) resolve({ child, base: match[1]!, stderr: () => stderr, exited });
+      const rest = /REST endpoints on (http:\/\/[^\s]+)/.exec(stdout);
+      const gsql = /GSQL-server endpoints on (http:\/\/[^\s]+)/.exec(stdout);
+      if (rest && gsql) resolve({ child, base: rest[1]!, gsqlBase: gsql[1]!, stderr: () => stderr, exited });
     });
     void exited.then((code) => reject(new Error(`server exited (${code}) before listening: ${stderr}`)));
   });

@@ -19,6 +19,7 @@ CREATE QUERY typed_set(SET<VERTEX<Person>> ps) FOR GRAPH G { PRINT ps; }
 CREATE QUERY any_set(SET<VERTEX> vs) FOR GRAPH G { PRINT vs; }
 CREATE QUERY add_person(STRING id, INT age) FOR GRAPH G { INSERT INTO Person VALUES (id, age, 0.5); PRINT id; }
 CREATE QUERY birthday(VERTEX<Person> p) FOR GRAPH G { S = {p}; S = SELECT x FROM S:x POST-ACCUM x.age = x.age + 1; PRINT S[S.age]; }
+CREATE QUERY boom(INT x) FOR GRAPH G { EXCEPTION too_big(40001); IF x > 9 THEN RAISE too_big("x is too big"); END; PRINT 10 / x AS q; }
 CREATE QUERY spin() FOR GRAPH G { INT n = 0; WHILE TRUE DO n = n + 1; END; PRINT n; }
 CREATE QUERY slow_count(INT spins) FOR GRAPH G {
   S = {Person.*};
