@@ -6,7 +6,8 @@
 // speed-up over each peer and over the fastest peer. Options (environment): BENCH_ALGO_SCALE
 // (default 18), BENCH_ALGO_EDGES (default 4000000 generated), BENCH_PEER_LIMIT (seconds one
 // peer algorithm may take before it is stopped and reported as slower than that; default
-// 600), BENCH_ALGO_PEERS (comma-separated subset of igraph,networkx,graphology).
+// 600), BENCH_ALGO_PEERS (comma-separated subset of igraph,networkx,graphology; "none"),
+// BENCH_ALGO_ONLY (comma-separated library queries to measure; default all).
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -132,7 +133,8 @@ function graphFile(g: AlgoGraph, dir: string): string {
 
 function pythonPeer(library: "igraph" | "networkx", path: string, limit: number, report: BenchReport): Promise<PeerFigures> {
   const figures: PeerFigures = { name: library, seconds: new Map(), overLimit: new Map(), notes: [] };
-  const algorithms = [...new Set(MEASURED.map((m) => PEER_NAME[m.name] ?? m.name))];
+  const only = process.env.BENCH_ALGO_ONLY?.split(",");
+  const algorithms = [...new Set(MEASURED.filter((m) => only === undefined || only.includes(m.name)).map((m) => PEER_NAME[m.name] ?? m.name))];
   return new Promise((resolve) => {
     const child = spawn("/usr/bin/python3", [join(PEERS_DIR, "python-peers.py"), library, path, String(limit), ...algorithms], { stdio: ["ignore", "pipe", "pipe"] });
     let pending = "";
@@ -182,10 +184,12 @@ async function run(report: BenchReport): Promise<void> {
   const store = loadStore(g);
   report.line("wasmgraph: store load (upsert in batches, compact)", (performance.now() - t1) / 1000, "s");
 
+  const only = process.env.BENCH_ALGO_ONLY?.split(",");
+  const measured = MEASURED.filter((m) => only === undefined || only.includes(m.name));
   const ours = new Map<string, number>();
   const runtime = new QueryRuntime({ workers: 1 });
   try {
-    for (const m of MEASURED) {
+    for (const m of measured) {
       const q = await install(m.name);
       const r = await runtime.run(store, "R", q, m.args, { timeoutMs: 3_600_000 });
       if (!r.ok) {
