@@ -424,6 +424,7 @@ queryStatement
     | RETURN expr? SEMI                                                              # returnStatement
     | RAISE identifier (LPAREN args? RPAREN)? SEMI                                   # raiseStatement
     | TRY queryStatement* EXCEPTION exceptionHandler+ (ELSE queryStatement*)? END SEMI  # tryStatement
+    | sqlSelectBlock SEMI                                                            # sqlSelectStatement
     | selectBlock SEMI                                                               # selectStatement
     ;
 
@@ -511,6 +512,10 @@ dmlStatement
     | CONTINUE                                                                   # dmlContinue
     | insertStatement                                                            # dmlInsert
     | DELETE LPAREN expr RPAREN                                                  # dmlDelete
+    // Query-body-only statements, parsed here so the binder can say where they belong.
+    | PRINT printItem (COMMA printItem)* (WHERE expr)? (TO_CSV expr)?            # dmlPrint
+    | RAISE identifier (LPAREN args? RPAREN)?                                    # dmlRaise
+    | RETURN expr?                                                               # dmlReturn
     ;
 
 // ---------------------------------------------------------------------------------------
@@ -521,6 +526,17 @@ dmlStatement
 selectBlock
     : SELECT DISTINCT? identifier fromClause sampleClause? (WHERE expr)? accumClause?
         postAccumClause* (HAVING expr)? orderClause? limitClause?
+    ;
+
+// The SQL-like SELECT (SYNTAX V2): a table of columns, optionally grouped and aggregated,
+// stored under the name after INTO. GROUP and BY are not reserved, so they may also be names.
+sqlSelectBlock
+    : SELECT DISTINCT? sqlColumn (COMMA sqlColumn)* INTO identifier fromClause (WHERE expr)?
+        (GROUP BY args)? (HAVING expr)? orderClause? limitClause?
+    ;
+
+sqlColumn
+    : expr (AS identifier)?
     ;
 
 fromClause

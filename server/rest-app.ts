@@ -15,6 +15,7 @@ import { registerUpsert } from "./routes/upsert.js";
 import { registerBuiltins } from "./routes/builtins.js";
 import { registerDdl } from "./routes/ddl.js";
 import { registerQueries, type QueryEndpointServices } from "./routes/query.js";
+import { registerRunningQueries } from "./routes/running-queries.js";
 import type { AuthService } from "./auth/auth-service.js";
 import { restAuthMiddleware } from "./auth/rest-auth.js";
 import { registerTokenRoutes } from "./auth/token-routes.js";
@@ -45,6 +46,7 @@ export function createRestApp(options: RestAppOptions = {}): RestApp {
   registerUpsert(router, services);
   registerBuiltins(router, services);
   registerDdl(router, services);
+  registerRunningQueries(router, services, services.running);
   if (options.queries) registerQueries(router, services, options.queries);
   const auth = options.auth?.enabled ? options.auth : undefined;
   if (auth) registerTokenRoutes(router, auth);

@@ -5,6 +5,7 @@ import { EndpointRegistry } from "./endpoints/registry.js";
 import { DEFAULT_BODY_LIMIT_BYTES } from "./http/read-body.js";
 import { DEFAULT_MAX_DEPTH } from "./http/json-body.js";
 import { RequestStatistics } from "./statistics/request-statistics.js";
+import { RunningQueries } from "./routes/running-queries.js";
 
 export interface RestLimits {
   /** Largest accepted request body (413 above). */
@@ -17,6 +18,8 @@ export interface RestServices {
   engine: Engine;
   endpoints: EndpointRegistry;
   statistics: RequestStatistics;
+  /** The queries running now (GET /showprocesslist, GET /abortquery). */
+  running: RunningQueries;
   limits: RestLimits;
 }
 
@@ -33,6 +36,7 @@ export function createRestServices(options: RestServiceOptions = {}): RestServic
     engine: options.engine ?? new Engine(),
     endpoints: options.endpoints ?? new EndpointRegistry(),
     statistics: new RequestStatistics(options.now),
+    running: new RunningQueries(options.now),
     limits: { bodyBytes: DEFAULT_BODY_LIMIT_BYTES, jsonDepth: DEFAULT_MAX_DEPTH, ...options.limits },
   };
 }

@@ -4,7 +4,7 @@ import * as P from "../parse/generated/GSQLParser.js";
 import type { AstBuilder } from "./build-ast.js";
 import type {
   AstEdgeSegment, AstEdgeTypeRef, AstLimit, AstPattern, AstPatternEdge, AstPatternTypeName, AstPatternVertex,
-  AstPostAccumClause, AstRepeat, AstSample, AstSelect,
+  AstOrderKey, AstPostAccumClause, AstRepeat, AstSample, AstSelect, AstSqlColumn, AstSqlSelect,
 } from "./select.js";
 
 export class SelectBuilder {
@@ -30,15 +30,42 @@ export class SelectBuilder {
     }
     if (ctx.HAVING() !== null) node.having = this.b.exprs.expr(exprs[next]!);
     const order = ctx.orderClause();
-    if (order !== null) {
-      node.orderBy = order.orderKey().map((key) => ({
-        kind: "OrderKey", expr: this.b.exprs.expr(key.expr()), order: key.DESC() !== null ? "DESC" : "ASC",
-        explicitOrder: key.ASC() !== null || key.DESC() !== null, range: this.b.range(key),
-      }));
-    }
+    if (order !== null) node.orderBy = this.orderKeys(order);
     const limit = ctx.limitClause();
     if (limit !== null) node.limit = this.limit(limit);
     return node;
+  }
+
+  sqlSelect(ctx: P.SqlSelectBlockContext): AstSqlSelect {
+    const node: AstSqlSelect = {
+      kind: "SqlSelect", distinct: ctx.DISTINCT() !== null,
+      columns: ctx.sqlColumn().map((c) => {
+        const column: AstSqlColumn = {
+          kind: "SqlColumn", expr: this.b.exprs.expr(c.expr()), keyText: this.b.compactText(c.expr()), range: this.b.range(c),
+        };
+        const alias = c.identifier();
+        if (alias !== null) column.alias = this.b.ident(alias);
+        return column;
+      }),
+      into: this.b.ident(ctx.identifier()), from: this.fromClause(ctx.fromClause()),
+      groupBy: this.b.exprs.args(ctx.args()), orderBy: [], range: this.b.range(ctx),
+    };
+    const exprs = ctx.expr();
+    let next = 0;
+    if (ctx.WHERE() !== null) node.where = this.b.exprs.expr(exprs[next++]!);
+    if (ctx.HAVING() !== null) node.having = this.b.exprs.expr(exprs[next]!);
+    const order = ctx.orderClause();
+    if (order !== null) node.orderBy = this.orderKeys(order);
+    const limit = ctx.limitClause();
+    if (limit !== null) node.limit = this.limit(limit);
+    return node;
+  }
+
+  private orderKeys(ctx: P.OrderClauseContext): AstOrderKey[] {
+    return ctx.orderKey().map((key) => ({
+      kind: "OrderKey", expr: this.b.exprs.expr(key.expr()), order: key.DESC() !== null ? "DESC" : "ASC",
+      explicitOrder: key.ASC() !== null || key.DESC() !== null, range: this.b.range(key),
+    }));
   }
 
   fromClause(ctx: P.FromClauseContext): AstPattern[] {

@@ -307,14 +307,18 @@ export class StatementBuilder extends GSQLParserVisitor<AstStatement | null> {
 
   // --- output, exceptions, SELECT --------------------------------------------------------
 
-  override visitPrintStatement = (ctx: P.PrintStatementContext): AstStatement => {
+  override visitPrintStatement = (ctx: P.PrintStatementContext): AstStatement => this.print(ctx);
+
+  override visitDmlPrint = (ctx: P.DmlPrintContext): AstStatement => this.print(ctx);
+
+  private print(ctx: P.PrintStatementContext | P.DmlPrintContext): AstStatement {
     const node: AstStatement = { kind: "Print", items: ctx.printItem().map((i) => this.printItem(i)), range: this.b.range(ctx) };
     const exprs = ctx.expr();
     let next = 0;
     if (ctx.WHERE() !== null) node.where = this.b.exprs.expr(exprs[next++]!);
     if (ctx.TO_CSV() !== null) node.toCsv = this.b.exprs.expr(exprs[next]!);
     return node;
-  };
+  }
 
   printItem(ctx: P.PrintItemContext): AstPrintItem {
     const range = this.b.range(ctx);
@@ -343,14 +347,23 @@ export class StatementBuilder extends GSQLParserVisitor<AstStatement | null> {
     return item;
   }
 
-  override visitReturnStatement = (ctx: P.ReturnStatementContext): AstStatement => {
+  override visitReturnStatement = (ctx: P.ReturnStatementContext): AstStatement => this.returnStatement(ctx);
+
+  override visitDmlReturn = (ctx: P.DmlReturnContext): AstStatement => this.returnStatement(ctx);
+
+  private returnStatement(ctx: P.ReturnStatementContext | P.DmlReturnContext): AstStatement {
     const value = ctx.expr();
     return value === null ? { kind: "Return", range: this.b.range(ctx) }
       : { kind: "Return", value: this.b.exprs.expr(value), range: this.b.range(ctx) };
-  };
+  }
 
-  override visitRaiseStatement = (ctx: P.RaiseStatementContext): AstStatement =>
-    ({ kind: "Raise", name: this.b.ident(ctx.identifier()), args: this.b.exprs.args(ctx.args()), range: this.b.range(ctx) });
+  override visitRaiseStatement = (ctx: P.RaiseStatementContext): AstStatement => this.raise(ctx);
+
+  override visitDmlRaise = (ctx: P.DmlRaiseContext): AstStatement => this.raise(ctx);
+
+  private raise(ctx: P.RaiseStatementContext | P.DmlRaiseContext): AstStatement {
+    return { kind: "Raise", name: this.b.ident(ctx.identifier()), args: this.b.exprs.args(ctx.args()), range: this.b.range(ctx) };
+  }
 
   override visitTryStatement = (ctx: P.TryStatementContext): AstStatement => {
     const children = ctx.children;
@@ -368,6 +381,8 @@ export class StatementBuilder extends GSQLParserVisitor<AstStatement | null> {
     if (inElse) node.otherwise = this.body(otherwise);
     return node;
   };
+
+  override visitSqlSelectStatement = (ctx: P.SqlSelectStatementContext): AstStatement => this.b.selects.sqlSelect(ctx.sqlSelectBlock());
 
   override visitSelectStatement = (ctx: P.SelectStatementContext): AstStatement =>
     ({ kind: "ExprStatement", expr: this.b.selects.select(ctx.selectBlock()), range: this.b.range(ctx) });

@@ -104,11 +104,15 @@ export class TypeBuilder {
     const problem = (expected: string, found: string) => this.b.report("GSQL1018", ctx, { type: spelling, expected, found });
     const types = fields.length;
     switch (name) {
+      // Real files also spell the element type out (`OrAccum<BOOL>`, `AvgAccum<DOUBLE>`);
+      // the binder checks that it is the one the accumulator folds.
       case "AvgAccum": case "AndAccum": case "OrAccum":
-        if (argCtxs.length > 0) problem("no type argument", plural(argCtxs.length, "argument"));
+        if (argCtxs.length > 1 || width !== undefined || named > 0) {
+          problem("no type argument or its element type, such as <BOOL>", plural(argCtxs.length, "argument"));
+        }
         break;
       case "BitwiseAndAccum": case "BitwiseOrAccum":
-        if (types > 0 || argCtxs.length > 1) problem("at most a bit width such as <8>", plural(argCtxs.length, "argument"));
+        if (argCtxs.length > 1 || named > 0) problem("at most a bit width such as <8> or its element type <INT>", plural(argCtxs.length, "argument"));
         if (width !== undefined) node.width = width;
         break;
       case "MapAccum":

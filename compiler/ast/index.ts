@@ -21,7 +21,7 @@ import type { AstHeapKey, AstHeapOptions, AstTupleField, AstType } from "./types
 import type { AstCaseExprWhen, AstExpr } from "./expressions.js";
 import type {
   AstAccumClause, AstEdgeSegment, AstEdgeTypeRef, AstLimit, AstOrderKey, AstPattern, AstPatternEdge,
-  AstPatternVertex, AstPostAccumClause, AstRepeat, AstSample,
+  AstPatternVertex, AstPostAccumClause, AstRepeat, AstSample, AstSqlColumn,
 } from "./select.js";
 import type {
   AstAccumDeclVar, AstCaseWhen, AstExceptionHandler, AstIfBranch, AstPrintItem, AstStatement,
@@ -43,7 +43,7 @@ export type AstNode =
   | AstTupleField | AstHeapOptions | AstHeapKey
   | AstCaseExprWhen
   | AstPattern | AstPatternVertex | AstPatternEdge | AstEdgeSegment | AstEdgeTypeRef | AstRepeat
-  | AstSample | AstAccumClause | AstPostAccumClause | AstOrderKey | AstLimit
+  | AstSample | AstAccumClause | AstPostAccumClause | AstOrderKey | AstLimit | AstSqlColumn
   | AstAccumDeclVar | AstVarDeclItem | AstIfBranch | AstCaseWhen | AstExceptionHandler
   | AstPrintItem | AstVertexSetProjection
   | AstAttributeDef | AstPrimaryId | AstOption | AstEdgePair | AstSchemaChangeStatement

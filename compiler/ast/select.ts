@@ -109,6 +109,33 @@ export interface AstLimit extends AstNodeBase {
   form: "count" | "offset-comma-count" | "count-offset";
 }
 
+/** One column of a SQL-like SELECT: an expression (aggregates allowed) and its heading. */
+export interface AstSqlColumn extends AstNodeBase {
+  kind: "SqlColumn";
+  expr: AstExpr;
+  alias?: AstIdent;
+  /** The expression's text without whitespace: the heading when there is no alias. */
+  keyText: string;
+}
+
+/**
+ * The SQL-like SELECT statement (SYNTAX V2): `SELECT [DISTINCT] col [AS name], ... INTO table
+ * FROM pattern [WHERE c] [GROUP BY e, ...] [HAVING c] [ORDER BY ...] [LIMIT ...];`. It fills
+ * a table (rows of the columns) instead of a vertex set, and has no ACCUM or POST-ACCUM.
+ */
+export interface AstSqlSelect extends AstNodeBase {
+  kind: "SqlSelect";
+  distinct: boolean;
+  columns: AstSqlColumn[];
+  into: AstIdent;
+  from: AstPattern[];
+  where?: AstExpr;
+  groupBy: AstExpr[];
+  having?: AstExpr;
+  orderBy: AstOrderKey[];
+  limit?: AstLimit;
+}
+
 /**
  * A SELECT block. It appears as the value of an assignment (`R = SELECT ...`,
  * `R (T) = SELECT ...`, in an AstAssign or AstVertexSetDecl) or alone as an

@@ -5,7 +5,7 @@
 import type { AstIdent, AstNodeBase } from "./node.js";
 import type { AstAccumType, AstTupleField, AstType } from "./types.js";
 import type { AstExpr } from "./expressions.js";
-import type { AstPattern, AstPatternTypeName } from "./select.js";
+import type { AstPattern, AstPatternTypeName, AstSqlSelect } from "./select.js";
 
 /** `TYPEDEF TUPLE <fields> Name` (query level, or catalog level at the top of a script). */
 export interface AstTypedefTuple extends AstNodeBase {
@@ -263,4 +263,5 @@ export type AstStatement =
   | AstUpdate
   | AstDeleteFrom
   | AstDelete
-  | AstInsert;
+  | AstInsert
+  | AstSqlSelect;

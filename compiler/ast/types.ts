@@ -55,7 +55,8 @@ export type AstAccumTypeName =
  * are case-insensitive). Arguments by family:
  *  - Sum/Min/Max/List/Set/Bag/Array: `args` = [element type]
  *  - Map: `args` = [key type, value type]
- *  - Avg/And/Or: no args; BitwiseAnd/Or: optional `width` (`BitwiseOrAccum<8>`)
+ *  - Avg/And/Or: no args, or the element type as written (`OrAccum<BOOL>`);
+ *    BitwiseAnd/Or: optional `width` (`BitwiseOrAccum<8>`) or element type (`<INT>`)
  *  - Heap: `args` = [tuple type], plus `heap` (capacity and sort keys)
  *  - GroupBy: `groupBy` = key fields then accumulator fields
  */

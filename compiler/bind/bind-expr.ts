@@ -83,6 +83,9 @@ export function bindExpr(cx: QueryContext, e: AstExpr): BoundExpr {
       const operand = bindExpr(cx, e.operand);
       if (e.op === "NOT") {
         if (!isPrimitive(operand.type, "BOOL") && operand.type.kind !== "error") cx.error("GSQL3005", e.operand.range, { actual: typeToString(operand.type) });
+        if (operand.kind === "binary" && (operand.left.kind === "pseudoAttr" || operand.right.kind === "pseudoAttr")) {
+          cx.error("GSQL3043", range);
+        }
         return { kind: "unary", op: "NOT", operand, type: T.BOOL, range };
       }
       if (!isNumeric(operand.type) && operand.type.kind !== "error") {
@@ -119,8 +122,13 @@ export function bindExpr(cx: QueryContext, e: AstExpr): BoundExpr {
       return { kind: "in", negated: e.negated, value, collection, type: T.BOOL, range };
     }
     case "Like": {
+      // gsql-semantics §7.3: LIKE belongs to WHERE clauses, and its pattern is known before
+      // the rows are read (a literal or a query parameter).
+      if (!cx.inWhere) cx.error("GSQL3028", range, { what: "LIKE", where: "in a WHERE clause" });
       const value = bindExpecting(cx, e.value, T.STRING);
       const pattern = bindExpecting(cx, e.pattern, T.STRING);
+      const fixed = pattern.kind === "literal" || (pattern.kind === "ref" && pattern.decl.declKind === "param");
+      if (!fixed && pattern.type.kind !== "error") cx.error("GSQL3042", e.pattern.range);
       const out: BoundExpr = { kind: "like", negated: e.negated, value, pattern, type: T.BOOL, range };
       if (e.escape?.kind === "StringLiteral") out.escape = e.escape.value;
       return out;
@@ -239,7 +247,10 @@ export function bindName(cx: QueryContext, id: AstIdent): BoundExpr {
       case "alias":
         cx.select?.used.add(d);
         return { kind: "ref", decl: d, type: aliasType(d), range };
-      case "param": case "var": case "loopvar":
+      case "var":
+        if (d.level === "dml") cx.select?.usedLocals.add(d);
+        return { kind: "ref", decl: d, type: d.type, range };
+      case "param": case "loopvar":
         return { kind: "ref", decl: d, type: d.type, range };
       case "vset":
         return { kind: "ref", decl: d, type: { kind: "vertexSet", vertexTypes: d.vertexTypes }, range };
@@ -379,12 +390,10 @@ function bindAttribute(cx: QueryContext, target: BoundExpr, name: string, nameRa
     attr.owners.push({ typeName: tn, element: isEdge ? "edge" : "vertex", index });
     if (!type) type = at;
     else if (isNumeric(type) && isNumeric(at)) type = widen(type, at);
-    else if (!sameType(type, at)) {
-      // Types disagree: an error where the pattern fixed the types; for a vertex of any
-      // type the value's type is only known at run time (each owner keeps its own type).
-      if (typeNames !== undefined && !anyTyped(cx, target)) {
-        cx.error("GSQL3001", nameRange, { expected: typeToString(type), actual: `${typeToString(at)} (attribute ${name} of ${tn})` });
-      }
+    else if (!sameType(type, at) && type.kind !== "error") {
+      // Types disagree, also for a vertex of any type: the value would have no one type to
+      // compute with, so the types must be narrowed (a typed parameter, a target type).
+      cx.error("GSQL3001", nameRange, { expected: typeToString(type), actual: `${typeToString(at)} (attribute ${name} of ${tn})` });
       type = T.ERROR;
     }
   }
@@ -395,10 +404,6 @@ function bindAttribute(cx: QueryContext, target: BoundExpr, name: string, nameRa
     return errorExpr(range);
   }
   return { kind: "attr", target, attr, type, range };
-}
-
-function anyTyped(cx: QueryContext, e: BoundExpr): boolean {
-  return (e.type.kind === "edge" ? edgeTypesOf(e) : vertexTypesOf(cx, e)) === undefined;
 }
 
 function describeTypes(kind: string, names: string[]): string {

@@ -7,7 +7,7 @@ import type {
   AstPostAccumClause, AstSample, AstStatement,
 } from "../ast/index.js";
 import type { SourceRange } from "../diagnostics/index.js";
-import type { AliasDecl, BoundExpr, BoundSelect, BoundStmt, EdgeMatch, PatternHop, VertexSetDecl } from "./bound.js";
+import type { AliasDecl, BoundExpr, BoundSelect, BoundStmt, EdgeMatch, PatternHop, VarDecl, VertexSetDecl } from "./bound.js";
 import { bindCondition, bindExpecting, bindExpr, bindName } from "./bind-expr.js";
 import { bindStatements } from "./bind-stmt.js";
 import type { Clause, QueryContext, SelectScope } from "./context.js";
@@ -28,20 +28,31 @@ export interface SelectParts {
 
 /** Bind a SELECT-like block; `set` holds UPDATE's SET statements (bound in the select's scope). */
 export function bindSelect(cx: QueryContext, p: SelectParts, set?: AstStatement[], edgeTarget = false): { select: BoundSelect; set: BoundStmt[] } {
+  return inSelectScope(cx, (scope) => bindSelectBody(cx, scope, p, set, edgeTarget));
+}
+
+/** Runs `fn` with a fresh SELECT scope (aliases, clause) in its own block. */
+export function inSelectScope<T>(cx: QueryContext, fn: (scope: SelectScope) => T): T {
   const saved = cx.select;
-  const scope: SelectScope = { aliases: new Map(), vertexAliases: [], clause: "from", used: new Set() };
+  const scope: SelectScope = { aliases: new Map(), vertexAliases: [], clause: "from", used: new Set(), usedLocals: new Set() };
   cx.select = scope;
   try {
-    return cx.inBlock(() => bindSelectBody(cx, scope, p, set, edgeTarget));
+    return cx.inBlock(() => fn(scope));
   } finally {
     cx.select = saved;
   }
 }
 
-function bindSelectBody(cx: QueryContext, scope: SelectScope, p: SelectParts, setAst: AstStatement[] | undefined, edgeTarget: boolean) {
+/** The FROM patterns: the first pattern's source and every hop, with their aliases declared in `scope`. */
+export function bindPatterns(cx: QueryContext, scope: SelectScope, patterns: AstPattern[], range: SourceRange): Pick<BoundSelect, "source" | "hops"> {
   let source: BoundSelect["source"] | undefined;
   const hops: PatternHop[] = [];
-  for (const [i, pattern] of p.from.entries()) {
+  for (const [i, pattern] of patterns.entries()) {
+    // Comma-separated patterns are joined on their common aliases; one sharing none would
+    // multiply the match tables.
+    const earlier = new Set(scope.aliases.keys());
+    const names = [...pattern.vertices.map((v) => v.alias), ...pattern.edges.map((e) => e.alias)].filter((a) => a !== undefined);
+    if (i > 0 && !names.some((a) => earlier.has(a.name))) cx.error("GSQL3049", pattern.range);
     const src = bindSource(cx, scope, pattern.vertices[0]!, i === 0);
     if (i === 0) source = src;
     let from = src.alias;
@@ -54,7 +65,12 @@ function bindSelectBody(cx: QueryContext, scope: SelectScope, p: SelectParts, se
       from = next[next.length - 1]?.target ?? from;
     }
   }
-  source ??= { alias: newAlias(cx, scope, "_", "vertex", undefined, p.range) };
+  source ??= { alias: newAlias(cx, scope, "_", "vertex", undefined, range) };
+  return { source, hops };
+}
+
+function bindSelectBody(cx: QueryContext, scope: SelectScope, p: SelectParts, setAst: AstStatement[] | undefined, edgeTarget: boolean) {
+  const { source, hops } = bindPatterns(cx, scope, p.from, p.range);
   const selected = scope.aliases.get(p.selected.name);
   let selectedAlias = source.alias;
   if (!selected) cx.error("GSQL2005", p.selected.range, { name: p.selected.name });
@@ -76,6 +92,9 @@ function bindSelectBody(cx: QueryContext, scope: SelectScope, p: SelectParts, se
     select.accum = withClause(cx, scope, "accum", () => cx.atLevel("accum", () => cx.inBlock(() => bindStatements(cx, p.accum!.body))));
   }
   for (const clause of p.postAccum) select.postAccum.push(...bindPostAccum(cx, scope, clause, selectedAlias));
+  if (cx.syntax === "v2" && p.postAccum.length > 1 && modifiesData([...select.accum, ...select.postAccum.flatMap((g) => g.stmts)])) {
+    cx.error("GSQL3045", p.postAccum[1]!.range);
+  }
   const set = setAst ? withClause(cx, scope, "set", () => cx.atLevel("update", () => cx.inBlock(() => bindStatements(cx, setAst)))) : [];
   if (p.having) {
     scope.used.clear();
@@ -100,11 +119,11 @@ function bindSelectBody(cx: QueryContext, scope: SelectScope, p: SelectParts, se
   return { select, set };
 }
 
-function withClause<T>(cx: QueryContext, scope: SelectScope, clause: Clause, fn: () => T): T {
+export function withClause<T>(cx: QueryContext, scope: SelectScope, clause: Clause, fn: () => T): T {
   const saved = scope.clause;
   scope.clause = clause;
   try {
-    return fn();
+    return cx.inWhereClause(clause === "where", fn);
   } finally {
     scope.clause = saved;
   }
@@ -333,7 +352,35 @@ function reachableTypes(cx: QueryContext, from: AliasDecl, choice: EdgeChoice): 
   return [...out].filter((t) => cx.view.vertexType(t));
 }
 
+/** Whether any of `stmts` (nested bodies included) inserts, deletes or writes an attribute. */
+function modifiesData(stmts: BoundStmt[]): boolean {
+  return stmts.some((s) => {
+    switch (s.kind) {
+      case "insert": case "deleteValue": return true;
+      case "assign": case "accumulate": return s.target.kind === "attr";
+      case "expr": return s.expr.kind === "method" && s.expr.method.name === "setAttr";
+      case "if": return s.branches.some((b) => modifiesData(b.body)) || modifiesData(s.else ?? []);
+      case "case": return s.whens.some((w) => modifiesData(w.body)) || modifiesData(s.else ?? []);
+      case "while": case "foreach": case "foreachRange": return modifiesData(s.body);
+      default: return false;
+    }
+  });
+}
+
 // ---------------------------------------------------------------- POST-ACCUM
+
+function checkLocalOwners(cx: QueryContext, range: SourceRange, bound: BoundStmt[], alias: AliasDecl | undefined,
+  usedLocals: Set<VarDecl>, owners: Map<VarDecl, AliasDecl | undefined>): void {
+  const touched = [...usedLocals];
+  for (const b of bound) if (b.kind === "declVar" && b.decl.level === "dml") touched.push(b.decl);
+  for (const local of touched) {
+    const owner = owners.get(local);
+    if (owner === undefined) owners.set(local, alias);
+    else if (alias !== undefined && owner !== alias) {
+      cx.error("GSQL3044", range, { name: local.name, first: owner.name, second: alias.name });
+    }
+  }
+}
 
 /** POST-ACCUM statements grouped into runs bound to one vertex alias each. */
 function bindPostAccum(cx: QueryContext, scope: SelectScope, clause: AstPostAccumClause, selected: AliasDecl): BoundSelect["postAccum"] {
@@ -348,10 +395,15 @@ function bindPostAccum(cx: QueryContext, scope: SelectScope, clause: AstPostAccu
     }
   }
   const clauseAliases = new Set<AliasDecl>();
+  // V1: the alias each DML local of this clause belongs to (the first alias a statement
+  // declaring or using it names); a statement of another alias may not use it.
+  const localOwners = new Map<VarDecl, AliasDecl | undefined>();
   withClause(cx, scope, "postAccum", () => cx.atLevel("postAccum", () => cx.inBlock(() => {
     for (const s of clause.body) {
       scope.used.clear();
+      scope.usedLocals.clear();
       const bound = bindStatements(cx, [s]);
+      if (cx.syntax === "v1") checkLocalOwners(cx, s.range, bound, [...scope.used].find((a) => a.role === "vertex"), scope.usedLocals, localOwners);
       const used = [...scope.used];
       const edgeUse = used.find((a) => a.role === "edge");
       if (edgeUse) cx.error("GSQL3035", s.range, { what: `the edge alias '${edgeUse.name}'`, where: "in POST-ACCUM" });

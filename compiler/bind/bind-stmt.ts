@@ -15,6 +15,7 @@ import {
 } from "./bind-expr.js";
 import { bindSelect } from "./bind-select.js";
 import { bindInsert } from "./bind-dml.js";
+import { bindSqlSelect } from "./bind-sql-select.js";
 import { LEVEL_NAMES, isDml, type QueryContext } from "./context.js";
 import {
   T, accumAcceptsAccumulate, accumAcceptsAssign, accumOutputType, elementTypeOf, isAssignable, isInteger, isPrimitive,
@@ -153,6 +154,8 @@ function bindStatement(cx: QueryContext, s: AstStatement): BoundStmt | BoundStmt
     }
     case "Insert":
       return bindInsert(cx, s);
+    case "SqlSelect":
+      return bindSqlSelect(cx, s);
   }
 }
 
@@ -471,6 +474,7 @@ function bindForeach(cx: QueryContext, s: AstForeach): BoundStmt | undefined {
     const low = bindExpecting(cx, r.from, T.INT);
     const high = bindExpecting(cx, r.to, T.INT);
     const step = r.step ? bindExpecting(cx, r.step, T.INT) : undefined;
+    if (r.step?.kind === "IntLiteral" && BigInt(r.step.text) === 0n) cx.error("GSQL3046", r.step.range);
     if (s.vars.length !== 1) cx.error("GSQL3006", range, { name: "FOREACH over RANGE", expected: "1 loop variable", actual: s.vars.length });
     return inLoop(cx, () => {
       const loopVar = declareLoopVar(cx, s.vars[0]!.name, s.vars[0]!.range, T.INT);
@@ -520,7 +524,7 @@ function bindPrint(cx: QueryContext, s: AstPrint): BoundStmt {
   try {
     const items = s.items.map((i) => bindPrintItem(cx, i));
     const out: Extract<BoundStmt, { kind: "print" }> = { kind: "print", items, range: s.range };
-    if (s.where) out.where = bindCondition(cx, s.where);
+    if (s.where) out.where = cx.inWhereClause(true, () => bindCondition(cx, s.where!));
     if (s.toCsv) {
       const f = bindExpr(cx, s.toCsv);
       if (f.kind === "ref" && (f.decl.declKind === "var" || f.decl.declKind === "param") && f.type.kind === "file") out.toCsv = f.decl;

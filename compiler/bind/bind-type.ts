@@ -56,6 +56,27 @@ export function bindTupleFields(cx: QueryContext, fields: AstTupleField[]): Tupl
   return fields.map((f, i) => ({ name: f.name?.name ?? `field${i}`, type: bindType(cx, f.type) }));
 }
 
+const NUMERIC: readonly PrimitiveName[] = ["INT", "UINT", "FLOAT", "DOUBLE"];
+const BOOLEAN: readonly PrimitiveName[] = ["BOOL"];
+const INTEGER: readonly PrimitiveName[] = ["INT", "UINT"];
+
+/**
+ * The element type some files write on accumulators that fold one fixed kind of value
+ * (`OrAccum<BOOL>`, `AvgAccum<DOUBLE>`, `BitwiseOrAccum<INT>`): it must be one of `allowed`.
+ * It changes nothing in the bound type; an AvgAccum still averages as DOUBLE.
+ */
+function checkSpelledElement(cx: QueryContext, t: AstAccumType, allowed: readonly PrimitiveName[]): boolean {
+  const written = t.args[0];
+  if (!written) return true;
+  const element = bindType(cx, written);
+  if (element.kind === "error") return false;
+  if (element.kind === "primitive" && allowed.includes(element.name)) return true;
+  cx.error("GSQL3021", written.range, {
+    reason: `${t.spelling} folds ${allowed.join(" or ")} values, not ${typeToString(element)}`,
+  });
+  return false;
+}
+
 /** An accumulator type, checked (element kinds, heap keys); undefined after an error. */
 export function bindAccumType(cx: QueryContext, t: AstAccumType): AccumType | undefined {
   const arg = (i: number): GType => (t.args[i] ? bindType(cx, t.args[i]!) : T.ERROR);
@@ -65,9 +86,11 @@ export function bindAccumType(cx: QueryContext, t: AstAccumType): AccumType | un
       out = { kind: "accum", accum: t.name, element: arg(0) };
       break;
     case "AvgAccum": case "AndAccum": case "OrAccum":
+      if (!checkSpelledElement(cx, t, t.name === "AvgAccum" ? NUMERIC : BOOLEAN)) return undefined;
       out = { kind: "accum", accum: t.name };
       break;
     case "BitwiseAndAccum": case "BitwiseOrAccum":
+      if (!checkSpelledElement(cx, t, INTEGER)) return undefined;
       out = { kind: "accum", accum: t.name, width: t.width ? Number(t.width) : 64 };
       break;
     case "MapAccum":

@@ -229,7 +229,36 @@ export type BoundStmt = StmtBase & (
       endpoints?: { from: BoundExpr; fromType?: string; to: BoundExpr; toType?: string } }
   | { kind: "deleteSelect"; select: BoundSelect }
   | { kind: "deleteValue"; target: BoundExpr }
+  | ({ kind: "sqlSelect" } & BoundSqlSelect)
 );
+
+/**
+ * A SQL-like SELECT (SYNTAX V2) filling the table `table`. `select` holds the FROM pattern and
+ * WHERE (no ACCUM, POST-ACCUM, HAVING, ORDER BY or LIMIT of its own; `selected` is the source
+ * alias). Per matched row the columns are computed; with aggregates, rows are grouped by
+ * `groupBy` (or, without GROUP BY, by the non-aggregated columns, which come first). HAVING
+ * and ORDER BY read the columns through each column's `decl`; the table's type is a
+ * ListAccum of a tuple with one field per column.
+ */
+export interface BoundSqlSelect {
+  table: VarDecl;
+  distinct: boolean;
+  select: BoundSelect;
+  columns: SqlColumn[];
+  groupBy: BoundExpr[];
+  having?: BoundExpr;
+  orderBy: { expr: BoundExpr; desc: boolean }[];
+  limit?: BoundExpr;
+  offset?: BoundExpr;
+}
+
+/** One column: `expr` per row, or folded by `aggregate` over the rows of a group. */
+export interface SqlColumn {
+  name: string;
+  decl: VarDecl;
+  expr: BoundExpr;
+  aggregate?: { fn: "COUNT" | "SUM" | "MIN" | "MAX" | "AVG"; distinct: boolean };
+}
 
 // ---------------------------------------------------------------- query
 

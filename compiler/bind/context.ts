@@ -4,7 +4,7 @@
 // SELECT binders.
 import { GraphView } from "../../runtime-wasm/schema/lookup.js";
 import type { DiagnosticCode, DiagnosticLog, MessageArgs, SourceRange } from "../diagnostics/index.js";
-import type { AccumDecl, AliasDecl, Decl, ExceptionDecl, VertexSetDecl } from "./bound.js";
+import type { AccumDecl, AliasDecl, Decl, ExceptionDecl, VarDecl, VertexSetDecl } from "./bound.js";
 import type { BindCatalog, QuerySignature } from "./catalog.js";
 import { tupleTypeToGType, type GType, type TupleGType } from "./types.js";
 
@@ -20,6 +20,8 @@ export interface SelectScope {
   clause: Clause;
   /** Aliases referenced while binding the current statement or condition (for V1 POST-ACCUM and HAVING rules). */
   used: Set<AliasDecl>;
+  /** DML-level locals referenced while binding the current statement (V1 POST-ACCUM: one alias per local). */
+  usedLocals: Set<VarDecl>;
 }
 
 export class Scope {
@@ -52,6 +54,8 @@ export class QueryContext {
   select?: SelectScope;
   /** Inside PRINT: a vertex-set name may stand for each of its vertices (`S.name`, `S.@x`). */
   inPrint = false;
+  /** Inside a WHERE clause (of SELECT, UPDATE, DELETE or PRINT): the only place LIKE may appear. */
+  inWhere = false;
 
   constructor(
     readonly catalog: BindCatalog,
@@ -81,6 +85,17 @@ export class QueryContext {
       return fn();
     } finally {
       this.scope = saved;
+    }
+  }
+
+  /** Run `fn` as (or not as) a WHERE clause. */
+  inWhereClause<T>(inWhere: boolean, fn: () => T): T {
+    const saved = this.inWhere;
+    this.inWhere = inWhere;
+    try {
+      return fn();
+    } finally {
+      this.inWhere = saved;
     }
   }
 

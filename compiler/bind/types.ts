@@ -368,6 +368,10 @@ export function accumOutputType(a: AccumType): GType {
 }
 
 /** Which element types each accumulator allows (null: no element parameter). */
+function listDepth(t: GType): number {
+  return t.kind === "accum" && t.accum === "ListAccum" ? 1 + listDepth(t.element) : 0;
+}
+
 export function checkAccumElement(a: AccumType): string | undefined {
   switch (a.accum) {
     case "SumAccum":
@@ -376,6 +380,7 @@ export function checkAccumElement(a: AccumType): string | undefined {
     case "MinAccum": case "MaxAccum":
       return isOrderable(a.element) ? undefined : `${a.accum} takes a number, STRING, DATETIME, VERTEX or tuple`;
     case "ListAccum":
+      if (listDepth(a) > 3) return "ListAccum nests at most three deep";
       return isElementType(a.element) || (a.element.kind === "accum" && a.element.accum === "ListAccum")
         ? undefined : "ListAccum takes a base type, a tuple or a ListAccum";
     case "SetAccum": case "BagAccum":

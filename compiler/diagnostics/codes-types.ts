@@ -42,4 +42,12 @@ export const TYPE_CODES = {
   GSQL3039: { severity: "error", message: "type {type} is not allowed for {use}" },
   GSQL3040: { severity: "error", message: "ORDER BY keys must be orderable, got {actual}" },
   GSQL3041: { severity: "error", message: "vertex-attached accumulators of '{name}' cannot be read while iterating vertices at query-body level" },
+  GSQL3042: { severity: "error", message: "a LIKE pattern must be a string literal or a query parameter" },
+  GSQL3043: { severity: "error", message: "NOT cannot be combined with '.type'; compare with '!=' instead" },
+  GSQL3044: { severity: "error", message: "in SYNTAX V1 a POST-ACCUM local belongs to one alias; '{name}' is used by statements of {first} and {second}" },
+  GSQL3045: { severity: "error", message: "a SELECT that modifies data has at most one POST-ACCUM clause in SYNTAX V2" },
+  GSQL3046: { severity: "error", message: "a RANGE step of 0 never ends" },
+  GSQL3047: { severity: "error", message: "the grouping columns come before the aggregated ones: '{name}' follows '{aggregate}'" },
+  GSQL3048: { severity: "error", message: "an aggregate in {clause} must also be a column of the SELECT (give it an AS name and use that)" },
+  GSQL3049: { severity: "error", message: "this pattern shares no alias with the patterns before it in FROM; comma-separated patterns are joined on a common alias" },
 } as const;

@@ -4,7 +4,7 @@
 // work are host calls (see the ABI).
 import { DatetimeOp, FormatKind, MathOp, RuntimeError } from "../../runtime-wasm/query/abi.js";
 import type { IrExpr } from "../ir/ir.js";
-import { accumValueType, DOUBLE, INT, type IrAccum, type IrType } from "../ir/types.js";
+import { accumValueType, BOOL, DOUBLE, INT, STRING, type IrAccum, type IrType } from "../ir/types.js";
 import { accumRead, accumSize, collectionClear, groupByKeyTuple, groupByOffsets } from "./emit-accum.js";
 import { aggregate, collectionContains, sizeOf } from "./emit-collections.js";
 import { adjacencyDegree, adjacencyHeader, edgeTypeHeader, localSlot, vidTypeOrdinal } from "./emit-graph.js";
@@ -406,11 +406,20 @@ function bagRemove(qe: QueryEmitter, a: Extract<IrAccum, { a: "list" | "set" | "
   );
 }
 
-/** Vertex functions: outdegree([types]), neighbors([types]). */
+/** Vertex functions: outdegree([types]) (types constant or named at run time), neighbors([types]). */
 function vertexMethod(qe: QueryEmitter, x: MethodExpr, name: string): Expr {
   const m = qe.m;
   const cx = qe.cx;
-  const types = edgeTypesArgument(qe, x.args[0]);
+  const dynamic = x.args[0] !== undefined && x.args[0].e !== "const" && name === "outdegree";
+  const types = dynamic ? [...qe.view.edgeByName.values()].map((e) => ({ key: e.key, name: e.name })) : edgeTypesArgument(qe, x.args[0]);
+  // Edge types named at run time (a STRING or a collection of names): each type counts when named.
+  const named = (typeName: string, degree: Expr): Expr => {
+    if (!dynamic) return degree;
+    const arg = x.args[0]!;
+    const constant: IrExpr = { e: "const", value: typeName, type: STRING };
+    const test: IrExpr = arg.type.t === "scalar" ? { e: "binary", op: "eq", left: arg, right: constant, type: BOOL } : { e: "in", value: constant, collection: arg, negated: false, type: BOOL };
+    return m.if(emitExpr(qe, test), degree, m.i32(0));
+  };
   switch (name) {
     case "outdegree": {
       const v = qe.f.local("i32", "v");
@@ -428,7 +437,7 @@ function vertexMethod(qe: QueryEmitter, x: MethodExpr, name: string): Expr {
               ord.set(vidTypeOrdinal(cx, v.get())),
               local.set(localSlot(cx, v.get())),
               ...types.map((et) =>
-                total.set(m.add("i64", total.get(), m.convert("i32", "i64", adjacencyDegree(cx, adjacencyHeader(cx, edgeTypeHeader(cx, et.key), "out", ord.get()), local.get()), true))),
+                total.set(m.add("i64", total.get(), m.convert("i32", "i64", named(et.name, adjacencyDegree(cx, adjacencyHeader(cx, edgeTypeHeader(cx, et.key), "out", ord.get()), local.get())), true))),
               ),
             ),
           ),

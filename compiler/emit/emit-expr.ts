@@ -39,7 +39,7 @@ export function emitExpr(qe: QueryEmitter, x: IrExpr): Expr {
     case "gacc":
       return accumRead(cx, qe.accumType(x.id), m.globalGet(qe.accumGlobal(x.id), "i32"));
     case "vacc":
-      if (x.prime) return primeRead(qe, x.id, emitExpr(qe, x.vertex));
+      if (x.prime || qe.clause.snapshotAccums?.has(x.id)) return primeRead(qe, x.id, emitExpr(qe, x.vertex));
       return accumRead(cx, qe.accumType(x.id), vertexState(qe, x.id, emitExpr(qe, x.vertex)));
     case "attr":
       return emitAttr(qe, x);

@@ -13,6 +13,7 @@ import { Ctl, RESULT_VERTEX_ID_BYTES, RunFlags, RunStatus, SELECT_RESULT_LIMIT_B
 import { accumSize } from "./emit-accum.js";
 import type { IrExpr, IrHop, IrSelect } from "../ir/ir.js";
 import { BOOL, STRING } from "../ir/types.js";
+import { selectExprs, stmtExprs, visitExpr, visitStmts } from "../passes/walk-ir.js";
 import { G } from "./context.js";
 import { alloc, freeBuffer } from "./emit-arena.js";
 import { replayLogs } from "./emit-deferred.js";
@@ -109,6 +110,7 @@ function selectBody(qe: QueryEmitter, f: FunctionScope, targetId: number, sel: I
     level: "accum",
     deferredAccums: new Set(sel.accumPlan?.bufferedAccums ?? []),
     deferredVars: new Set(sel.accumPlan?.bufferedVars ?? []),
+    snapshotAccums: new Set(sel.accumPlan?.snapshotAccums ?? []),
     logs: [],
     edges: new Map(),
   };
@@ -224,6 +226,9 @@ function hops(qe: QueryEmitter, f: FunctionScope, sel: IrSelect, h: number, clau
   const i = f.local("i32", "i");
   const entry = f.local("i32", "entry");
   const eid = f.local("i32", "eid");
+  const nextEntry = f.local("i32", "next_entry");
+  // The edge's id is read only when the clauses refer to the edge alias.
+  const edgeIdUsed = hop.edgeAlias !== undefined && aliasUsed(sel, hop.edgeAlias);
   const out: Expr[] = [from.set(qe.readVar(hop.from)), ord.set(vidTypeOrdinal(cx, from.get())), local.set(localSlot(cx, from.get(), from.get()))];
   const matches: HopMatch[] = [...hop.edges, ...(named?.edges ?? [])];
   const adjacencyOf = (match: (typeof matches)[number]) => adjacencyHeader(cx, edgeTypeHeader(cx, qe.edgeTypeKey(match.edgeType)), match.direction === "in" ? "in" : "out", ord.get());
@@ -280,10 +285,13 @@ function hops(qe: QueryEmitter, f: FunctionScope, sel: IrSelect, h: number, clau
         m.seq(
           list.set(adjacencyList(cx, adj.get(), local.get())),
           eb.set(adjacencyEntryBytes(cx, adj.get())),
+          // the entry address advances by the entry size (no multiply per edge)
+          nextEntry.set(list.get()),
           f.forRange(i, m.i32(0), deg.get(), () => [
-            entry.set(m.add("i32", list.get(), m.mul("i32", i.get(), eb.get()))),
+            entry.set(nextEntry.get()),
+            nextEntry.set(m.add("i32", entry.get(), eb.get())),
             target.set(m.load("i32", entry.get())),
-            hop.edgeAlias !== undefined ? eid.set(m.if(m.eq("i32", eb.get(), m.i32(8)), m.load("i32", entry.get(), 4), m.i32(-1))) : m.nop(),
+            edgeIdUsed ? eid.set(m.if(m.eq("i32", eb.get(), m.i32(8)), m.load("i32", entry.get(), 4), m.i32(-1))) : m.nop(),
             sampled,
           ]),
         ),
@@ -356,6 +364,19 @@ function resultLimit(qe: QueryEmitter, result: Local): Expr {
     m.gt("i64", bytes, m.select(m.eqz("i32", m.load("i32", ctl(), Ctl.selectResultLimit)), m.i64(SELECT_RESULT_LIMIT_BYTES), limit), true),
     m.seq(m.store("i32", ctl(), m.i32(RunStatus.ResultTooLarge), Ctl.status), m.unreachable()),
   );
+}
+
+/** Whether any clause of the SELECT refers to alias `id`. */
+function aliasUsed(sel: IrSelect, id: number): boolean {
+  if (sel.selected === id || sel.postAccum.some((p) => p.alias === id)) return true;
+  let used = false;
+  const look = (x: IrExpr) => visitExpr(x, (e) => {
+    if (e.e === "var" && e.id === id) used = true;
+  });
+  selectExprs(sel).forEach(look);
+  if (sel.sample) [sel.sample.count, ...(sel.sample.when ? [sel.sample.when] : [])].forEach(look);
+  visitStmts([...sel.accum, ...sel.postAccum.flatMap((p) => p.body)], (st) => stmtExprs(st).forEach(look));
+  return used;
 }
 
 /** Vertex type names an edge type can lead to in a direction (undefined: unknown). */

@@ -42,6 +42,8 @@ export interface ClauseState {
   /** Accumulator and variable ids whose writes are deferred to the clause end. */
   deferredAccums: Set<number>;
   deferredVars: Set<number>;
+  /** Vertex accumulators the clause reads as they were before it (IrAccumPlan.snapshotAccums). */
+  snapshotAccums?: Set<number>;
   logs: DeferredLog[];
   /** The vertex a POST-ACCUM clause runs for (its alias id). */
   postAlias?: number;

@@ -177,6 +177,13 @@ export interface IrSelect {
 export interface IrAccumPlan {
   bufferedAccums: number[];
   bufferedVars: number[];
+  /**
+   * ACCUM only: vertex accumulators read in the clause whose writes are all `+=` on an
+   * order-independent scalar type (Sum of numbers, Min, Max, Avg, And, Or, bitwise). They
+   * are written at once and read through the pre-clause copy `@x'` keeps, instead of a
+   * log replayed at the end: a copy per written vertex rather than a record per row.
+   */
+  snapshotAccums?: number[];
 }
 
 // ---------------------------------------------------------------- statements

@@ -218,6 +218,8 @@ class Lowering {
         return [this.deleteSelect(s.select)];
       case "deleteValue":
         return [{ s: "delete", target: this.expr(s.target) }];
+      case "sqlSelect":
+        throw new LowerError("the SQL-like SELECT ... INTO is not compiled yet");
     }
   }
 

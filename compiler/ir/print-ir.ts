@@ -158,7 +158,8 @@ class IrPrinter {
     if (sel.accum.length) {
       const plan = sel.accumPlan;
       const buffered = plan ? [...plan.bufferedAccums.map((a) => this.acc(a)), ...plan.bufferedVars.map((v) => this.var(v))] : [];
-      this.line(d + 1, `accum${buffered.length ? ` buffered(${buffered.join(", ")})` : ""}`);
+      const snapshot = (plan?.snapshotAccums ?? []).map((a) => this.acc(a));
+      this.line(d + 1, `accum${buffered.length ? ` buffered(${buffered.join(", ")})` : ""}${snapshot.length ? ` snapshot(${snapshot.join(", ")})` : ""}`);
       this.stmts(d + 2, sel.accum);
     }
     for (const p of sel.postAccum) {

@@ -6,9 +6,12 @@
 //   also read must see its old value there, so its writes are logged and replayed; every
 //   other write is applied at once, which gives the same result (Sum/Min/Max/... do not
 //   depend on order; `=` has no defined winner anyway).
+//   A vertex accumulator of an order-independent scalar type that is only `+=`-ed is not
+//   logged: its writes go straight to memory and the clause reads the copy `@x'` keeps of
+//   each written vertex's value from before the clause (snapshotAccums).
 // - POST-ACCUM: statements of one vertex see each other's writes at once, so only global
 //   accumulators and query variables read in the clause are held back.
-import type { IrAccumPlan, IrExpr, IrQuery, IrSelect, IrStmt } from "../ir/ir.js";
+import type { IrAccum, IrAccumPlan, IrExpr, IrQuery, IrSelect, IrStmt } from "../ir/ir.js";
 import { stmtExprs, visitExpr, visitStmts, selectExprs } from "./walk-ir.js";
 
 interface Access {
@@ -21,6 +24,7 @@ interface Access {
 export function planAccumulators(q: IrQuery): IrQuery {
   const globals = new Set(q.vars.filter((v) => v.kind === "global").map((v) => v.id));
   const vertexAccums = new Set(q.accums.filter((a) => a.scope === "vertex").map((a) => a.id));
+  const snapshotable = new Set(q.accums.filter((a) => a.scope === "vertex" && orderIndependent(a.type)).map((a) => a.id));
   const primed = new Set<number>();
   const noteReads = (x: IrExpr) =>
     visitExpr(x, (e) => {
@@ -30,16 +34,46 @@ export function planAccumulators(q: IrQuery): IrQuery {
     for (const x of stmtExprs(s)) noteReads(x);
     if (s.s === "select") {
       for (const x of selectExprs(s.select)) noteReads(x);
-      s.select.accumPlan = planClause(s.select.accum, s.select.where, globals, () => true);
-      s.select.postPlans = s.select.postAccum.map((p) => planClause(p.body, undefined, globals, (id) => !vertexAccums.has(id)));
+      const plan = planClause(s.select.accum, s.select.where, globals, () => true);
+      const snapshot = plan.bufferedAccums.filter((id) => snapshotable.has(id) && !plan.assigned.has(id));
+      for (const id of snapshot) primed.add(id);
+      s.select.accumPlan = {
+        bufferedAccums: plan.bufferedAccums.filter((id) => !snapshot.includes(id)),
+        bufferedVars: plan.bufferedVars,
+        ...(snapshot.length ? { snapshotAccums: snapshot } : {}),
+      };
+      s.select.postPlans = s.select.postAccum.map((p) => {
+        const { bufferedAccums, bufferedVars } = planClause(p.body, undefined, globals, (id) => !vertexAccums.has(id));
+        return { bufferedAccums, bufferedVars };
+      });
     }
   });
   for (const a of q.accums) if (primed.has(a.id)) a.primeUsed = true;
   return q;
 }
 
-function planClause(body: IrStmt[], where: IrExpr | undefined, globals: Set<number>, holdable: (accumId: number) => boolean): IrAccumPlan {
+/** Scalar accumulators whose `+=` gives the same state in any order. */
+function orderIndependent(a: IrAccum): boolean {
+  switch (a.a) {
+    case "min":
+    case "max":
+      return a.elem.t === "scalar" && a.elem.name !== "STRING";
+    case "sum":
+      return a.elem.t === "scalar" && a.elem.name !== "STRING" && a.elem.name !== "DATETIME";
+    case "avg":
+    case "and":
+    case "or":
+    case "bitand":
+    case "bitor":
+      return true;
+    default:
+      return false;
+  }
+}
+
+function planClause(body: IrStmt[], where: IrExpr | undefined, globals: Set<number>, holdable: (accumId: number) => boolean): IrAccumPlan & { assigned: Set<number> } {
   const access: Access = { readAccums: new Set(), readVars: new Set(), writtenAccums: new Set(), writtenVars: new Set() };
+  const assigned = new Set<number>();
   const read = (x: IrExpr) =>
     visitExpr(x, (e) => {
       if ((e.e === "gacc" || (e.e === "vacc" && !e.prime)) && true) access.readAccums.add(e.id);
@@ -51,6 +85,7 @@ function planClause(body: IrStmt[], where: IrExpr | undefined, globals: Set<numb
     if (s.s === "assign" || s.s === "accumulate") {
       const t = s.target;
       if (t.t === "gacc" || t.t === "vacc") access.writtenAccums.add(t.id);
+      if ((t.t === "gacc" || t.t === "vacc") && (s.s === "assign" || t.indices !== undefined)) assigned.add(t.id);
       if (t.t === "var" && globals.has(t.id)) access.writtenVars.add(t.id);
     }
     // a mutator method call reads and writes its accumulator
@@ -61,6 +96,7 @@ function planClause(body: IrStmt[], where: IrExpr | undefined, globals: Set<numb
   return {
     bufferedAccums: [...access.writtenAccums].filter((id) => access.readAccums.has(id) && holdable(id)).sort((a, b) => a - b),
     bufferedVars: [...access.writtenVars].filter((id) => access.readVars.has(id)).sort((a, b) => a - b),
+    assigned,
   };
 }
 

@@ -16,6 +16,9 @@ import { VertexBlocks } from "./tables/vertex-blocks.js";
 import type { VertexTable } from "./tables/vertex-table.js";
 import { tupleTable } from "./values/coerce.js";
 
+/** Tidy an adjacency (Adjacency.tidy) when this share of its chunk space belongs to no list. */
+const TIDY_RATIO = 0.25;
+
 /** An edge type key as the writer resolves it: a table, read forwards or (reverse type) backwards. */
 export interface EdgeRef {
   table: EdgeTable;
@@ -87,12 +90,18 @@ export class StoreState {
     this.catalog = catalog;
   }
 
-  /** Compact adjacencies whose garbage passed the threshold. */
+  /**
+   * Compact adjacencies whose garbage passed the threshold; tidy those whose unowned space
+   * (holes and chunk ends) passed a quarter of their space, so that a long run of appends
+   * (a bulk load) never holds much more memory than its lists and their spare capacity.
+   */
   autoCompact(): void {
     for (const t of this.edgeTables) {
       if (!t) continue;
       for (const adj of t.adjacencies()) {
-        if (adj.chunkBytes > 1 << 20 && adj.garbage > adj.chunkBytes * this.autoCompactRatio) adj.compact();
+        if (adj.chunkBytes <= 1 << 20) continue;
+        if (adj.garbage > adj.chunkBytes * this.autoCompactRatio) adj.compact();
+        else if (adj.slack > adj.chunkBytes * TIDY_RATIO) adj.tidy();
       }
     }
   }

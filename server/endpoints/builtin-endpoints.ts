@@ -104,4 +104,10 @@ export const BUILTIN_ENDPOINTS: Readonly<Record<string, EndpointDescriptor>> = {
       concise: flag(),
     },
   },
+  // The queries running on a graph, and stopping them (by request id, repeated, or `all`).
+  "GET /showprocesslist/{graph_name}": { parameters: { graph_name: graphName } },
+  // Detached runs (GSQL-ASYNC): their state, and their answer once they ended.
+  "GET /query_status": { parameters: { graph_name: optional({ type: "STRING", max_length: 256 }), requestid: required({ type: "STRING", max_length: 256 }) } },
+  "GET /query_result": { parameters: { graph_name: optional({ type: "STRING", max_length: 256 }), requestid: required({ type: "STRING", max_length: 256 }) } },
+  "GET /abortquery/{graph_name}": { parameters: { graph_name: graphName, requestid: { type: "STRING", min_count: 1, max_count: 0, max_length: 256 } } },
 };

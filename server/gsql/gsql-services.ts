@@ -8,6 +8,7 @@ import type { ExecServices, StatementHandler } from "./exec/context.js";
 import { bindDefinitionWithBinder } from "./exec/bind-services.js";
 import type { QueryServices } from "./exec/query-services.js";
 import { DialogRegistry } from "./dialogs.js";
+import { LoadingRuns } from "./exec/loading-runs.js";
 import { SerialLock } from "./exec/serial-lock.js";
 
 export interface GsqlServiceOptions {
@@ -29,6 +30,7 @@ export function createExecServices(options: GsqlServiceOptions): ExecServices {
     engine,
     catalog,
     dialogs: new DialogRegistry(),
+    loadingRuns: new LoadingRuns(),
     parse: (text, file) => {
       // Binding happens per statement against the live catalog, not for the whole text.
       const result = analyzeSource(text, file, { astOnly: true });

@@ -1,13 +1,10 @@
 // Applies a loader batch to the graph store. Batch items already have the store's shape
 // (type keys, operator symbols), so in the common case they pass through uncopied, as one
-// atomic upsert. With reducers two things are done here first: a reducer on an item that
-// does not exist yet simply stores the value (the store refuses operators on missing items,
-// so such writes become '='), and several items of one vertex in a batch are folded into
-// one (the store evaluates a vertex created earlier in the same batch as new, so a second
-// "+" would overwrite instead of add).
+// atomic upsert. The store applies the items of a batch in order, each seeing the earlier
+// ones; the one thing done here is the loader's rule for reducers: a reducer on an item that
+// does not exist yet (before the batch, or created by an earlier item of it) simply stores
+// its value, where the store would refuse an operator on a missing item.
 import type { EdgeSelector, EdgeUpsert, GraphStore, Snapshot, UpsertOp, VertexUpsert } from "../../runtime-wasm/store/index.js";
-import { applyOperator } from "../../runtime-wasm/store/values/operators.js";
-import type { AttrType } from "../../runtime-wasm/schema/types.js";
 import type { GraphView } from "../../runtime-wasm/schema/lookup.js";
 import type { AttributeWrite, EdgeWrite, EndpointRef, LoadBatch, VertexId, VertexWrite } from "./sink.js";
 
@@ -45,114 +42,74 @@ export function applyLoadBatch(store: GraphStore, view: GraphView, batch: LoadBa
 }
 
 function upsert(store: GraphStore, view: GraphView, batch: LoadBatch, outcome: BatchOutcome): void {
-  const folding = batch.vertices.some(hasFoldingOp) || batch.edges.some(hasFoldingOp);
-  const existing = folding ? new ExistenceCheck(store.snapshot(), view) : undefined;
+  const calls = splitByFlags(batch.vertices, batch.edges);
+  const reducing = batch.vertices.some(hasReducer) || batch.edges.some(hasReducer);
+  const existing = reducing ? new ExistenceCheck(store.snapshot(), view) : undefined;
   try {
-    let vertices: VertexWrite[] = batch.vertices;
-    let edges: EdgeWrite[] = batch.edges;
-    let spill: VertexWrite[] = [];
-    if (existing) {
-      ({ merged: vertices, spill } = mergeVertexWrites(batch.vertices, existing, view));
-      edges = batch.edges.map((e) => {
-        const isNew = hasFoldingOp(e) && !existing.edge(e.type, e.from, e.to);
-        existing.noteEdge(e.type, e.from, e.to);
-        return isNew ? { ...e, attributes: asNew(e.attributes) } : e;
-      });
+    for (const call of calls) {
+      // The store applies a call's vertex items, then its edge items, each in order: the
+      // existence check follows the same order (and sees what earlier calls created).
+      const vertices = existing ? call.vertices.map((v) => existing.vertexWrite(v)) : call.vertices;
+      const edges = existing ? call.edges.map((e) => existing.edgeWrite(e, call.vertexMustExist)) : call.edges;
+      const r = store.upsert({ vertices: vertices as VertexUpsert[], edges: edges as EdgeUpsert[] }, { newVertexOnly: call.newVertexOnly, vertexMustExist: call.vertexMustExist });
+      outcome.acceptedVertices += r.acceptedVertices;
+      outcome.acceptedEdges += r.acceptedEdges;
+      outcome.skippedEdges += r.skippedEdges.length;
     }
-    send(store, vertices, edges, outcome);
-    // Writes that could not be folded into one item (two different reducers on one attribute
-    // of one vertex within a batch) follow in a second call.
-    if (spill.length > 0) send(store, spill, [], outcome);
   } finally {
     existing?.release();
   }
 }
 
-/**
- * Hands items to the store: one call, or two when items of the batch differ in a flag (flags
- * come from each source's USING, so in practice they agree). Each item goes in exactly one call.
- */
-function send(store: GraphStore, vertices: VertexWrite[], edges: EdgeWrite[], outcome: BatchOutcome): void {
-  const vertexGroups = groupByFlag(vertices, (v) => v.newVertexOnly);
-  const edgeGroups = groupByFlag(edges, (e) => e.vertexMustExist);
-  for (let i = 0; i < Math.max(vertexGroups.length, edgeGroups.length); i++) {
-    const vs = vertexGroups[i] ?? { flag: false, items: [] };
-    const es = edgeGroups[i] ?? { flag: false, items: [] };
-    const r = store.upsert({ vertices: vs.items as VertexUpsert[], edges: es.items as EdgeUpsert[] }, { newVertexOnly: vs.flag, vertexMustExist: es.flag });
-    outcome.acceptedVertices += r.acceptedVertices;
-    outcome.acceptedEdges += r.acceptedEdges;
-    outcome.skippedEdges += r.skippedEdges.length;
-  }
+interface StoreCall {
+  vertices: VertexWrite[];
+  edges: EdgeWrite[];
+  newVertexOnly: boolean;
+  vertexMustExist: boolean;
 }
 
 /**
- * One item per vertex: later items of the same vertex are folded into the first with the
- * store's own operators, so "+10 after =5" in one batch gives 15 whatever order the store
- * evaluates items in. A vertex new to the store has its folding operators turned into '='.
+ * The store calls of a batch, in item order: one per run of consecutive items that agree in
+ * their flag (flags come from each source's USING, so a batch has one run or very few). The
+ * store applies a call's vertex items before its edge items, so the last vertex run and the
+ * first edge run share a call.
  */
-function mergeVertexWrites(items: VertexWrite[], existing: ExistenceCheck, view: GraphView): { merged: VertexWrite[]; spill: VertexWrite[] } {
-  const merged: VertexWrite[] = [];
-  const spill: VertexWrite[] = [];
-  const at = new Map<string, number>();
-  for (const v of items) {
-    const key = vertexKey(v.type, v.id);
-    const index = at.get(key);
-    if (index === undefined) {
-      const isNew = !existing.vertex(v.type, v.id);
-      existing.noteVertex(v.type, v.id);
-      at.set(key, merged.length);
-      merged.push({ ...v, attributes: isNew ? asNew(v.attributes) : [...v.attributes] });
-      continue;
-    }
-    const into = merged[index]!;
-    if (v.newVertexOnly) continue; // the vertex exists by now: left untouched
-    const types = view.schema.vertexTypes.find((t) => t.key === v.type)!;
-    const leftover: AttributeWrite[] = [];
-    for (const w of v.attributes) {
-      const i = into.attributes.findIndex((x) => x.name === w.name);
-      if (i < 0) {
-        into.attributes.push(w);
-        continue;
-      }
-      const type = types.attributes.find((a) => a.name === w.name)!.type;
-      const folded = foldWrites(into.attributes[i]!, w, type);
-      if (folded) into.attributes[i] = folded;
-      else leftover.push(w);
-    }
-    if (leftover.length > 0) spill.push({ ...v, attributes: leftover });
+function splitByFlags(vertices: VertexWrite[], edges: EdgeWrite[]): StoreCall[] {
+  const vertexRuns = runsByFlag(vertices, (v) => v.newVertexOnly);
+  const edgeRuns = runsByFlag(edges, (e) => e.vertexMustExist);
+  const calls: StoreCall[] = vertexRuns.map((r) => ({ vertices: r.items, edges: [], newVertexOnly: r.flag, vertexMustExist: false }));
+  for (const r of edgeRuns) calls.push({ vertices: [], edges: r.items, newVertexOnly: false, vertexMustExist: r.flag });
+  if (vertexRuns.length > 0 && edgeRuns.length > 0) {
+    const last = calls[vertexRuns.length - 1]!;
+    const first = calls.splice(vertexRuns.length, 1)[0]!;
+    last.edges = first.edges;
+    last.vertexMustExist = first.vertexMustExist;
   }
-  return { merged, spill };
+  return calls;
 }
 
-/** The single write equal to `first` then `second` on one attribute, or undefined when there is none. */
-function foldWrites(first: AttributeWrite, second: AttributeWrite, type: AttrType): AttributeWrite | undefined {
-  if (second.op === "=") return second;
-  if (second.op === "~") return first;
-  if (first.op === "=") return { name: first.name, op: "=", value: applyOperator(second.op, type, first.value, second.value) };
-  if (first.op === second.op) return { name: first.name, op: first.op, value: applyOperator(first.op, type, first.value, second.value) };
-  return undefined;
+/** Runs of consecutive items with one flag value; the array itself when all agree (no copy). */
+function runsByFlag<T>(items: T[], flag: (item: T) => boolean): { flag: boolean; items: T[] }[] {
+  const runs: { flag: boolean; items: T[] }[] = [];
+  let start = 0;
+  for (let i = 1; i <= items.length; i++) {
+    if (i < items.length && flag(items[i]!) === flag(items[start]!)) continue;
+    runs.push({ flag: flag(items[start]!), items: start === 0 && i === items.length ? items : items.slice(start, i) });
+    start = i;
+  }
+  return runs;
 }
 
-/** Items split by a flag, in first-seen order; the array itself when all agree (no copy). */
-function groupByFlag<T>(items: T[], flag: (item: T) => boolean): { flag: boolean; items: T[] }[] {
-  if (items.length === 0) return [];
-  const first = flag(items[0]!);
-  if (items.every((item) => flag(item) === first)) return [{ flag: first, items }];
-  return [
-    { flag: first, items: items.filter((item) => flag(item) === first) },
-    { flag: !first, items: items.filter((item) => flag(item) !== first) },
-  ];
-}
+const REDUCERS: ReadonlySet<UpsertOp> = new Set(["+", "&", "|", ">", "<"]);
 
-const FOLDING: ReadonlySet<UpsertOp> = new Set(["+", "&", "|", ">", "<"]);
-
-function hasFoldingOp(item: VertexWrite | EdgeWrite): boolean {
-  for (const a of item.attributes) if (FOLDING.has(a.op)) return true;
+function hasReducer(item: VertexWrite | EdgeWrite): boolean {
+  for (const a of item.attributes) if (REDUCERS.has(a.op)) return true;
   return false;
 }
 
+/** The writes of an item that does not exist yet: a reducer simply stores its value. */
 function asNew(attributes: AttributeWrite[]): AttributeWrite[] {
-  return attributes.map((a) => (FOLDING.has(a.op) ? { ...a, op: "=" } : a));
+  return attributes.map((a) => (REDUCERS.has(a.op) ? { ...a, op: "=" } : a));
 }
 
 /** Whether items exist before the batch, or are created by an earlier item of it. */
@@ -166,6 +123,21 @@ class ExistenceCheck {
     view: GraphView,
   ) {
     this.undirected = new Set(view.schema.edgeTypes.filter((t) => !t.directed).map((t) => t.key));
+  }
+
+  /** The item as the store must get it: reducers become '=' when its vertex does not exist by then. */
+  vertexWrite(v: VertexWrite): VertexWrite {
+    const isNew = !this.vertex(v.type, v.id);
+    this.noteVertex(v.type, v.id);
+    return isNew && hasReducer(v) ? { ...v, attributes: asNew(v.attributes) } : v;
+  }
+
+  /** The same for an edge item; an edge the store will skip (a missing end it may not create) creates nothing. */
+  edgeWrite(e: EdgeWrite, vertexMustExist: boolean): EdgeWrite {
+    if (vertexMustExist && !(this.vertex(e.from.type, e.from.id) && this.vertex(e.to.type, e.to.id))) return e;
+    const isNew = hasReducer(e) && !this.edge(e.type, e.from, e.to);
+    this.noteEdge(e.type, e.from, e.to);
+    return isNew ? { ...e, attributes: asNew(e.attributes) } : e;
   }
 
   vertex(type: string, id: VertexId): boolean {

@@ -6,7 +6,7 @@ import type { Engine } from "../engine/engine.js";
 import type { LoadingJobPlan } from "./plan.js";
 import { LoadError } from "./errors.js";
 import { engineSink } from "./engine-sink.js";
-import { runLoad, type LoadProgress, type LoadResult, type SourceLoadResult } from "./run.js";
+import { expandDirectory, runLoad, type LoadProgress, type LoadResult, type SourceLoadResult } from "./run.js";
 import type { LineSource } from "./reader/index.js";
 import { lineErrors, objectErrors, validObjects, type ObjectStatistics } from "./statistics.js";
 import { formatProgress, formatStatusTable } from "./summary-format.js";
@@ -30,6 +30,15 @@ export interface RunJobRequest {
   onProgress?(lines: string[], progress: LoadProgress): void;
   /** Clock in epoch milliseconds, for the job id. */
   now?: () => number;
+  /** ABORT LOADING JOB: ends the load between chunks; what was read stays written. */
+  stop?: AbortSignal;
+  /** Called once the job id is known, before anything is read. */
+  onStart?(jobId: string): void;
+  /**
+   * RESUME LOADING JOB: the job id and result of an aborted run. Files it finished are left
+   * alone, the file it stopped in goes on after its last line read, the others load whole.
+   */
+  resume?: { jobId: string; result: LoadResult };
 }
 
 export interface RunJobSummary {
@@ -38,20 +47,25 @@ export interface RunJobSummary {
   result: LoadResult;
   /** The text the shell prints, line by line. */
   lines: string[];
+  /** The status block alone (what SHOW LOADING STATUS reprints). */
+  status: string[];
 }
 
 export async function runLoadingJob(engine: Engine, request: RunJobRequest): Promise<RunJobSummary> {
   const plan = engine.loadingJob(request.graph, request.job);
   if (!plan) throw new LoadError(`The loading job '${request.job}' does not exist in graph '${request.graph}'.`);
   const sources = chooseSources(plan, request.paths);
-  const jobId = `${request.graph}.${request.job}.file.m1.${(request.now ?? Date.now)()}`;
+  const jobId = request.resume?.jobId ?? `${request.graph}.${request.job}.file.m1.${(request.now ?? Date.now)()}`;
+  request.onStart?.(jobId);
   const header = jobHeader(request, jobId);
   const total = sources.size;
   const started: string[] = [];
-  const result = await runLoad(plan, sources, engineSink(engine, request.graph), {
+  const load = request.resume ? resumeLoad(request.resume.result) : runLoad;
+  const result = await load(plan, sources, engineSink(engine, request.graph), {
     lineRange: request.lineRange,
     dryRun: request.dryRun,
     maxPercentError: request.maxPercentError,
+    stop: request.stop,
     onProgress:
       request.onProgress &&
       ((p) => {
@@ -59,8 +73,9 @@ export async function runLoadingJob(engine: Engine, request: RunJobRequest): Pro
         request.onProgress!(formatProgress(jobId, p, started.length - 1, Math.max(total, started.length)), p);
       }),
   });
-  if (request.noPrint) return { jobId, result, lines: header };
-  return { jobId, result, lines: [...header, "", ...statusLines(jobId, result)] };
+  const status = statusLines(jobId, result);
+  if (request.noPrint) return { jobId, result, lines: header, status };
+  return { jobId, result, lines: [...header, "", ...status], status };
 }
 
 /** The variables to run with their paths; a variable with no path anywhere stops the job before it starts. */
@@ -97,21 +112,51 @@ function jobHeader(request: RunJobRequest, jobId: string): string[] {
 
 /** Finished/Total count files: a directory variable contributes each file it holds. */
 function statusLines(jobId: string, result: LoadResult): string[] {
-  const rows = result.sources.map((s) => ({
+  const stopped = result.sources.some((s) => s.stoppedBy !== undefined);
+  const finished = result.sources.filter((s) => s.stoppedBy !== "aborted").length;
+  return [
+    `Job "${jobId}" loading status`,
+    `[${stopped ? "ABORTED" : "FINISHED"}] m1 ( Finished: ${finished} / Total: ${result.sources.length} )`,
+    `  [${stopped ? "ABORTED" : "LOADED"}]`,
+    ...statusTable(result),
+    ...result.sources.flatMap(warnings),
+  ];
+}
+
+/** The FILENAME | LINES | OBJECTS | ERRORS | AVG SPEED | DURATION table of a result. */
+export function statusTable(result: LoadResult): string[] {
+  return formatStatusTable(result.sources.map((s) => ({
     file: s.sourceName,
     lines: s.lines,
     objects: validObjects(s.statistics),
     errors: lineErrors(s.statistics) + objectErrors(s.statistics),
     seconds: s.durationMs / 1000,
-  }));
-  const stopped = result.sources.some((s) => s.stoppedBy !== undefined);
-  return [
-    `Job "${jobId}" loading status`,
-    `[${stopped ? "ABORTED" : "FINISHED"}] m1 ( Finished: ${result.sources.length} / Total: ${result.sources.length} )`,
-    `  [${stopped ? "ABORTED" : "LOADED"}]`,
-    ...formatStatusTable(rows),
-    ...result.sources.flatMap(warnings),
-  ];
+  })));
+}
+
+/**
+ * The load of a resumed job: runLoad file by file, skipping the files `previous` finished and
+ * starting the one it stopped in after its last line read.
+ */
+function resumeLoad(previous: LoadResult): typeof runLoad {
+  const before = new Map(previous.sources.map((s) => [s.sourceName, s]));
+  return async (plan, sources, sink, options = {}) => {
+    const started = performance.now();
+    const sourcesOut: SourceLoadResult[] = [];
+    for (const [variable, source] of sources) {
+      const files = source.kind === "path" ? await expandDirectory(source.path) : [source];
+      for (const file of files) {
+        if (options.stop?.aborted) break;
+        const done = file.kind === "path" ? before.get(file.path) : undefined;
+        if (done && done.stoppedBy !== "aborted") continue;
+        const first = Math.max(done ? done.lastLine + 1 : 1, options.lineRange?.first ?? 1);
+        const lineRange = { first, ...(options.lineRange?.last !== undefined ? { last: options.lineRange.last } : {}) };
+        const part = await runLoad(plan, new Map([[variable, file]]), sink, { ...options, lineRange });
+        sourcesOut.push(...part.sources);
+      }
+    }
+    return { job: plan.name, graph: plan.graph, sources: sourcesOut, durationMs: performance.now() - started };
+  };
 }
 
 const LINE_WARNINGS: [keyof SourceLoadResult["statistics"], string][] = [

@@ -25,8 +25,13 @@ export interface LoadOptions {
   maxLineLength?: number;
   /** Stop a source when more than this percentage of its lines or objects is in error. */
   maxPercentError?: number;
-  /** Stops the load between chunks (a timeout); already-applied batches stay. */
+  /** Stops the load between chunks (a timeout) with an error; already-applied batches stay. */
   signal?: AbortSignal;
+  /**
+   * Ends the load between chunks at a user's request (ABORT LOADING JOB): what was read is
+   * written, the source reports `stoppedBy: "aborted"` and the sources after it are not read.
+   */
+  stop?: AbortSignal;
   onProgress?(progress: LoadProgress): void;
   /** Name reported for a body source ($sys.file_name and the statistics); default "Online_POST". */
   bodyName?: string;
@@ -53,8 +58,10 @@ export interface SourceLoadResult {
   lines: number;
   bytes: number;
   durationMs: number;
-  /** Set when reading stopped early: "max_percent_error" or "aborted". */
+  /** Set when reading stopped early: "max_percent_error" or "aborted" (options.stop). */
   stoppedBy?: "max_percent_error" | "aborted";
+  /** Number of the last physical line read (1-based, the header included): where a resumed load goes on. */
+  lastLine: number;
 }
 
 export interface LoadResult {
@@ -85,6 +92,7 @@ export async function runLoad(plan: LoadingJobPlan, sources: ReadonlyMap<string,
   for (const [js, source] of chosen) {
     const files = source.kind === "path" ? await expandDirectory(source.path) : [source];
     for (const file of files) {
+      if (options.stop?.aborted) break;
       const name = file.kind === "path" ? file.path : (options.bodyName ?? "Online_POST");
       results.push(await loadSource(js, file, name, writer, options));
     }
@@ -130,6 +138,8 @@ async function loadSource(js: JobSource, source: LineSource, sourceName: string,
   let lines = 0;
   let bytes = 0;
   let stoppedBy: SourceLoadResult["stoppedBy"];
+  let timedOut = false;
+  let lastLine = 0;
   let bindError: unknown;
 
   const onLine = (text: string, lineNumber: number): boolean => {
@@ -176,8 +186,13 @@ async function loadSource(js: JobSource, source: LineSource, sourceName: string,
     source,
     { eol: using.eol, maxLineLength: options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH, chunkBytes: options.chunkBytes },
     {
-      line: (text, lineNumber) => (stoppedBy === undefined && bindError === undefined ? onLine(text, lineNumber) : false),
+      line: (text, lineNumber) => {
+        if (stoppedBy !== undefined || timedOut || bindError !== undefined) return false;
+        lastLine = lineNumber;
+        return onLine(text, lineNumber);
+      },
       oversize: (lineNumber) => {
+        lastLine = lineNumber;
         if (headerPending) {
           bindError = new LoadError(`The header line of ${sourceName} is longer than the line limit.`);
           return;
@@ -190,7 +205,8 @@ async function loadSource(js: JobSource, source: LineSource, sourceName: string,
       progress: async (bytesRead, totalBytes) => {
         bytes = bytesRead;
         if (bindError !== undefined) return;
-        if (options.signal?.aborted) stoppedBy = "aborted";
+        if (options.signal?.aborted) timedOut = true;
+        else if (options.stop?.aborted) stoppedBy = "aborted";
         if (options.maxPercentError !== undefined && lines > 0) {
           const errors = lineErrors(stats) + objectErrors(stats);
           if ((errors * 100) / lines > options.maxPercentError) stoppedBy = "max_percent_error";
@@ -203,8 +219,8 @@ async function loadSource(js: JobSource, source: LineSource, sourceName: string,
     },
   );
   if (bindError !== undefined) throw bindError;
-  if (stoppedBy === "aborted") throw new LoadError(`The load of ${sourceName} did not finish within its time limit.`, undefined, "timeout");
-  return { variable: js.variable, sourceName, statistics: stats, lines, bytes, durationMs: performance.now() - started, stoppedBy };
+  if (timedOut) throw new LoadError(`The load of ${sourceName} did not finish within its time limit.`, undefined, "timeout");
+  return { variable: js.variable, sourceName, statistics: stats, lines, bytes, durationMs: performance.now() - started, stoppedBy, lastLine };
 }
 
 async function checkReadable(path: string): Promise<void> {
@@ -216,7 +232,7 @@ async function checkReadable(path: string): Promise<void> {
 }
 
 /** A directory loads every non-hidden file in it, in name order. */
-async function expandDirectory(path: string): Promise<LineSource[]> {
+export async function expandDirectory(path: string): Promise<LineSource[]> {
   const s = await stat(path);
   if (!s.isDirectory()) return [{ kind: "path", path }];
   const names = (await readdir(path)).filter((n) => !n.startsWith(".")).sort();

@@ -124,3 +124,11 @@ export function requestTimeoutMs(ctx: Context, search: URLSearchParams, defaultM
   }
   return defaultMs;
 }
+
+/** The RESPONSE-LIMIT header: the largest `results` text the client accepts, in bytes (absent: no limit). */
+export function responseLimitBytes(ctx: Context): number | undefined {
+  const header = ctx.get("RESPONSE-LIMIT").trim();
+  if (header === "") return undefined;
+  if (!/^\d{1,15}$/.test(header)) throw badRequest(`The RESPONSE-LIMIT header must be a whole number of bytes, not '${header.slice(0, 40)}'.`);
+  return Number(header) > 0 ? Number(header) : undefined;
+}

@@ -16,7 +16,7 @@ import { badRequest, RestError } from "../http/rest-error.js";
 import { EngineError } from "../engine/engine-error.js";
 import type { ApiVersion } from "../engine/engine.js";
 import type { RestServices } from "../rest-services.js";
-import { isReservedName, requestParameters, requestTimeoutMs } from "./query-request.js";
+import { isReservedName, requestParameters, requestTimeoutMs, responseLimitBytes } from "./query-request.js";
 
 /** What the query route needs: the installed queries' compiled modules and the pool that runs them. */
 export interface QueryEndpointServices {
@@ -47,65 +47,113 @@ async function runQuery(ctx: Context, services: RestServices, queries: QueryEndp
   if (!args.ok) throw badRequest(args.message);
   const ownsTimeout = params.some((p) => p.name === "timeout");
   const timeoutMs = requestTimeoutMs(ctx, ownsTimeout ? new URLSearchParams() : search, engine.defaultTimeoutMs);
-  const monitor = flag(search, "__GQUERY__monitor");
+  const monitor = flag(search.getAll("__GQUERY__monitor").at(-1), "Parameter __GQUERY__monitor");
+  const allActive = flag(search.getAll("__GQUERY__USING_ALL_ACTIVE_MODE").at(-1), "Parameter __GQUERY__USING_ALL_ACTIVE_MODE");
+  const detached = flag(ctx.get("GSQL-ASYNC") || undefined, "The GSQL-ASYNC header");
+  const responseLimit = responseLimitBytes(ctx);
 
-  // A client that hangs up stops its query.
+  // Everything is checked: from here on the run is listed until it ends.
+  // A client that hangs up stops its query (unless it runs detached); so does GET /abortquery.
   const abort = new AbortController();
   const onClose = () => {
     if (!ctx.res.writableEnded) abort.abort();
   };
-  ctx.res.once("close", onClose);
-  let result: QueryResult;
-  try {
-    result = await queries.runtime().run(engine.store, graph.name, query, args.args, {
+  if (!detached) ctx.res.once("close", onClose);
+  let abortedByRequest = false;
+  const entry = services.running.start(graph.name, ctx.url, timeoutMs, () => {
+    abortedByRequest = true;
+    abort.abort();
+  });
+  const version: ApiVersion | undefined = ctx.state.apiVersion;
+  const finished = queries
+    .runtime()
+    .run(engine.store, graph.name, query, args.args, {
       timeoutMs,
       signal: abort.signal,
-      allActive: flag(search, "__GQUERY__USING_ALL_ACTIVE_MODE"),
+      allActive,
       monitor,
       monitorLogDir: monitor ? (queries.monitorLogDir ?? join(tmpdir(), "wasmgraph-monitor")) : undefined,
       applyWrites: (steps) => engine.apply({ kind: "query-writes", graph: graph.name, query: name, steps }),
+    })
+    .then((result) => settle(result, { timeoutMs, responseLimit, abortedBy: abortedByRequest ? entry.requestId : undefined }))
+    .finally(() => {
+      ctx.res.off("close", onClose);
+      services.running.end(entry);
     });
-  } finally {
-    ctx.res.off("close", onClose);
+  if (detached) {
+    services.running.detach(
+      entry,
+      finished.catch(failureAnswer).then((a) => ({ state: a.state, body: envelopeText(version, a) })),
+    );
+    ctx.type = "application/json";
+    ctx.body = envelopeText(version, { status: 200, error: false, message: "The query is successfully submitted. Please check query status using the request id.", results: "[]", state: "running" }, { request_id: entry.requestId });
+    return;
   }
-  answer(ctx, result, ctx.state.apiVersion, timeoutMs);
+  const a = await finished;
+  ctx.status = a.status;
+  ctx.state.timedOut = a.state === "timeout";
+  ctx.type = "application/json";
+  ctx.body = envelopeText(version, a);
 }
 
-/** `__GQUERY__...=true`; any other value than true/false is refused. */
-function flag(search: URLSearchParams, name: string): boolean {
-  const value = search.getAll(name).at(-1);
+/** How a run ended, as the HTTP answer and the state /query_status reports. */
+export interface QueryAnswer {
+  status: number;
+  error: boolean;
+  message: string;
+  /** JSON text. */
+  results: string;
+  code?: string;
+  state: "running" | "success" | "failed" | "timeout" | "aborted";
+}
+
+/** `__GQUERY__...=true`, `GSQL-ASYNC: true`; absent is false, a value other than true/false/1/0 is refused. */
+function flag(value: string | undefined, what: string): boolean {
   if (value === undefined) return false;
   const v = value.toLowerCase();
   if (v === "true" || v === "1") return true;
   if (v === "false" || v === "0") return false;
-  throw badRequest(`Parameter ${name} must be true or false, not '${value.slice(0, 40)}'.`);
+  throw badRequest(`${what} must be true or false, not '${value.slice(0, 40)}'.`);
 }
 
-function answer(ctx: Context, result: QueryResult, version: ApiVersion | undefined, timeoutMs: number): void {
+function settle(result: QueryResult, how: { timeoutMs: number; responseLimit?: number; abortedBy?: string }): QueryAnswer {
+  const failed = (status: number, state: QueryAnswer["state"], message: string, code?: string): QueryAnswer => ({ status, error: true, message, results: "[]", code, state });
   if (!result.ok) {
     switch (result.kind) {
       case "bad-argument":
-        throw badRequest(result.message);
+        return failed(400, "failed", result.message, "REST-30000");
       case "timeout":
-        throw new EngineError("timeout", "REST-3000", `The query timed out after ${timeoutMs / 1000} second${timeoutMs === 1000 ? "" : "s"} and was stopped.`);
+        return failed(504, "timeout", `The query timed out after ${how.timeoutMs / 1000} second${how.timeoutMs === 1000 ? "" : "s"} and was stopped.`, "REST-3000");
       case "aborted":
-        throw new RestError(503, "REST-5000", "The query was stopped before it finished: the client went away or the server is shutting down.");
+        if (how.abortedBy) return failed(200, "aborted", `The query was aborted by an abort request (request id ${how.abortedBy}).`);
+        return failed(503, "aborted", "The query was stopped before it finished: the client went away or the server is shutting down.", "REST-5000");
       case "exception":
         // The query's own RAISE: a result of the query, not a failed request.
-        return send(ctx, version, true, result.message, "[]", String(result.code));
+        return failed(200, "failed", result.message, String(result.code));
       case "error":
-        return send(ctx, version, true, result.message, "[]");
+        return failed(200, "failed", result.message);
     }
+  }
+  const bytes = Buffer.byteLength(result.results);
+  if (how.responseLimit !== undefined && bytes > how.responseLimit) {
+    return failed(400, "failed", `The response (${bytes} bytes) is larger than the RESPONSE-LIMIT of ${how.responseLimit} bytes.`, "REST-4000");
   }
   const lines = [...result.warnings];
   if (result.monitorLog) lines.push(monitorMessage(result.monitorLog));
-  send(ctx, version, false, lines.join("\n"), result.results);
+  return { status: 200, error: false, message: lines.join("\n"), results: result.results, state: "success" };
+}
+
+/** A detached run that failed outside the query (nobody waits to be answered by the error policy). */
+function failureAnswer(err: unknown): QueryAnswer {
+  if (err instanceof RestError || err instanceof EngineError) {
+    return { status: err instanceof RestError ? err.status : 400, error: true, message: err.message, results: "[]", code: err.code, state: "failed" };
+  }
+  return { status: 500, error: true, message: `Internal server error: ${err instanceof Error ? err.message : String(err)}`, results: "[]", code: "REST-5000", state: "failed" };
 }
 
 /** The envelope as text: `results` is the run's JSON text, put in as it is (64-bit integers stay exact). */
-function send(ctx: Context, version: ApiVersion | undefined, error: boolean, message: string, results: string, code?: string): void {
+function envelopeText(version: ApiVersion | undefined, a: QueryAnswer, extra: Record<string, string> = {}): string {
   const head = version ? `"version":${toJsonText(version as unknown as JsonOut)},` : "";
-  const tail = code !== undefined ? `,"code":${JSON.stringify(code)}` : "";
-  ctx.type = "application/json";
-  ctx.body = `{${head}"error":${error},"message":${JSON.stringify(message)},"results":${results}${tail}}`;
+  const fields = [...(a.code !== undefined ? [["code", a.code]] : []), ...Object.entries(extra)].map(([k, v]) => `,${JSON.stringify(k)}:${JSON.stringify(v)}`).join("");
+  return `{${head}"error":${a.error},"message":${JSON.stringify(a.message)},"results":${a.results}${fields}}`;
 }

@@ -10,9 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startServer, type RunningServer } from "../../server/serve.js";
-import { queryArguments } from "../../server/gsql/query-arguments.js";
 import { LibraryServer } from "../../tools/algorithms/library-server.js";
 import { samePartition } from "./algo-harness.js";
+import { mulberry32 } from "../../tools/bench/rmat.js";
 
 const INSTALLER = fileURLToPath(new URL("../../tools/algorithms/installer.js", import.meta.url));
 
@@ -51,6 +51,26 @@ function printedRequests(out: string): Map<string, { url: URL; auth: boolean }> 
   return found;
 }
 
+/** Upserts the test graph into G over REST. */
+async function upsertGraph(restPort: number, authorization?: string): Promise<void> {
+  const body = {
+    vertices: { V: Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`v${i}`, {}])) },
+    edges: {
+      V: Object.fromEntries(
+        Array.from({ length: 6 }, (_, i) => [
+          `v${i}`,
+          {
+            E: { V: Object.fromEntries(E_EDGES.filter(([a]) => a === i).map(([, b, w]) => [`v${b}`, { w: { value: w } }])) },
+            U: { V: Object.fromEntries(U_EDGES.filter(([a]) => a === i).map(([, b]) => [`v${b}`, {}])) },
+          },
+        ]),
+      ),
+    },
+  };
+  const res = await fetch(`http://127.0.0.1:${restPort}/graph/G`, { method: "POST", body: JSON.stringify(body), headers: authorization ? { Authorization: authorization } : {} });
+  expect(await res.json()).to.deep.include({ error: false });
+}
+
 describe("algorithm-library installer (subprocess, piped answers, real server)", function () {
   this.timeout(60000);
   let server: RunningServer;
@@ -64,22 +84,7 @@ describe("algorithm-library installer (subprocess, piped answers, real server)",
     await admin.login();
     const created = await admin.run(undefined, SCHEMA);
     expect(created.code, created.lines.join("\n")).to.equal(0);
-    const body = {
-      vertices: { V: Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`v${i}`, {}])) },
-      edges: {
-        V: Object.fromEntries(
-          Array.from({ length: 6 }, (_, i) => [
-            `v${i}`,
-            {
-              E: { V: Object.fromEntries(E_EDGES.filter(([a]) => a === i).map(([, b, w]) => [`v${b}`, { w: { value: w } }])) },
-              U: { V: Object.fromEntries(U_EDGES.filter(([a]) => a === i).map(([, b]) => [`v${b}`, {}])) },
-            },
-          ]),
-        ),
-      },
-    };
-    const res = await fetch(`http://127.0.0.1:${server.restPort}/graph/G`, { method: "POST", body: JSON.stringify(body) });
-    expect(await res.json()).to.deep.include({ error: false });
+    await upsertGraph(server.restPort);
   });
 
   after(async () => {
@@ -87,19 +92,12 @@ describe("algorithm-library installer (subprocess, piped answers, real server)",
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /**
-   * Answers a printed request with the installed query it names: the request's query string
-   * converted by the manifest, as GET /query/{graph}/{name} does.
-   */
-  async function answer(url: URL): Promise<unknown[]> {
-    const [, , graph, name] = url.pathname.split("/");
-    const q = server.installedQueries.get(graph, name);
-    if (!q) throw new Error(`${name} is not installed`);
-    const args = queryArguments(q.manifest.params, url.searchParams);
-    if (!args.ok) throw new Error(args.message);
-    const r = await server.queryRuntime.get().run(server.services.engine.store, graph, q, args.args, { timeoutMs: 20000 });
-    if (!r.ok) throw new Error(r.message);
-    return JSON.parse(r.results) as unknown[];
+  /** Sends a printed request to the server as it is printed (GET, its query string); returns `results`. */
+  async function answer(url: URL, authorization?: string): Promise<unknown[]> {
+    const res = await fetch(url, authorization ? { headers: { Authorization: authorization } } : {});
+    const body = (await res.json()) as { error: boolean; message: string; results: unknown[] };
+    if (res.status !== 200 || body.error) throw new Error(`${url.pathname}: HTTP ${res.status} ${body.message}`);
+    return body.results;
   }
 
   const attribute = (name: string) => server.services.engine.store.read((s) => Array.from({ length: 6 }, (_, i) => s.attribute(s.lookup("V", `v${i}`)!, name)));
@@ -184,11 +182,15 @@ describe("algorithm-library installer (subprocess, piped answers, real server)",
   });
 
   it("asks again after a wrong answer; stops cleanly when the input ends", async () => {
-    const r = await runInstaller(["--host", gsqlUrl], ["Nope", "G", "0", "abc", "7", "V,X", "V", "", "", "14"].join("\n") + "\n");
+    const r = await runInstaller(["--host", gsqlUrl], ["Nope", "G", "0", "abc", "7", "V,X", "V", "", "", "6", "", "U", "E", "nope", "w", "", "14"].join("\n") + "\n");
     expect(r.out).to.include("There is no graph 'Nope' on the server.");
     expect(r.out).to.include("Please enter a number from 1 to 14.");
     expect(r.out).to.include("'X' is not a vertex type of the graph; choose from V.");
     expect(r.out).to.include("Creating tri_count, tri_count_file.");
+    // U has no numeric attribute to hold weights: asked again for the edge types, then for the attribute
+    expect(r.out).to.include("The chosen edge types share no numeric attribute to hold the weights; choose edge types that do.");
+    expect(r.out).to.include("'nope' is not one of w.");
+    expect(r.out).to.include("Creating shortest_path_any_wt, shortest_path_any_wt_file.");
     // input ends at the install question: nothing is installed
     expect(r.out).to.include("The input ended before the installer was done");
     expect(r.code).to.equal(3);
@@ -226,17 +228,42 @@ describe("algorithm-library installer (subprocess, piped answers, real server)",
     expect(list.out).to.include("cc_subquery (helper): cc_subquery");
   });
 
+  it("fuzz: random and hostile answers never crash it; it asks again or stops cleanly", async () => {
+    const rnd = mulberry32(2024);
+    const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)];
+    const hostile = ["0", "-1", "99999999999999999999", "x'; DROP QUERY *; '", "\u0000", "é😀", "${graph}", "V\tE", ",", " , ", "V,V", "a".repeat(5000)];
+    const plausible = ["", "", "V", "E", "U", "E,U", "score", "label", "wdist", "path", "w", "y", "n"];
+    for (let run = 0; run < 3; run++) {
+      // per menu visit: a choice (mostly valid), then answers that are mostly plausible for the type and attribute questions
+      const answers: string[] = [];
+      for (let visit = 0; visit < 4; visit++) {
+        answers.push(rnd() < 0.8 ? String(1 + Math.floor(rnd() * 13)) : pick(hostile));
+        for (let i = 0; i < 6; i++) answers.push(rnd() < 0.7 ? pick(plausible) : pick(hostile));
+      }
+      answers.push("14", "n");
+      const r = await runInstaller(["--host", gsqlUrl, ...(run < 2 ? ["-g", "G"] : [])], answers.join("\n") + "\n");
+      expect([0, 3], r.out.slice(-2000)).to.include(r.code);
+      expect(r.out).to.not.include("gsql-algorithms:");
+      if (process.env.SHOW_FUZZ) console.log(r.out);
+    }
+    // the graph and its data are still there
+    expect(attribute("label")).to.have.length(6);
+    const vertices = (await (await fetch(`http://127.0.0.1:${server.restPort}/graph/G/vertices/V`)).json()) as { results: unknown[] };
+    expect(vertices.results).to.have.length(6);
+  });
+
   it("with authentication on: logs in with -u/-p, and every printed request carries the Bearer header", async () => {
     const secured = await startServer({ port: 0, gsqlPort: 0, log: () => undefined, auth: { enabled: true, scryptCost: { N: 1024, r: 8, p: 1 }, lockout: false } });
     try {
-      const url = `http://127.0.0.1:${secured.gsqlPort}`;
-      const admin = new LibraryServer({ gsqlUrl: url, user: "tigergraph", password: "tigergraph" });
+      const securedGsql = `http://127.0.0.1:${secured.gsqlPort}`;
+      const admin = new LibraryServer({ gsqlUrl: securedGsql, user: "tigergraph", password: "tigergraph" });
       await admin.login();
       expect((await admin.run(undefined, SCHEMA)).code).to.equal(0);
-      const refused = await runInstaller(["--host", url, "-u", "tigergraph", "-p", "wrong", "-g", "G", "-a", "tri_count"], "");
+      await upsertGraph(secured.restPort, "Basic " + Buffer.from("tigergraph:tigergraph").toString("base64"));
+      const refused = await runInstaller(["--host", securedGsql, "-u", "tigergraph", "-p", "wrong", "-g", "G", "-a", "tri_count"], "");
       expect(refused.code).to.equal(1);
       expect(refused.out).to.not.include("Creating");
-      const r = await runInstaller(["--host", url, "-u", "tigergraph", "-p", "tigergraph", "-g", "G", "-a", "tri_count", "--edge-types", "U", "--install"], "");
+      const r = await runInstaller(["--host", securedGsql, "-u", "tigergraph", "-p", "tigergraph", "-g", "G", "-a", "tri_count", "--edge-types", "U", "--install"], "");
       expect(r.code, r.out).to.equal(0);
       const requests = printedRequests(r.out);
       expect([...requests.keys()]).to.deep.equal(["tri_count", "tri_count_file"]);
@@ -245,6 +272,12 @@ describe("algorithm-library installer (subprocess, piped answers, real server)",
         expect(auth).to.equal(true);
       }
       expect(requests.get("tri_count_file")!.url.searchParams.get("f")).to.equal("/tmp/tri_count_file.csv");
+      // the request as printed, with a token in the header: the triangle 0-1-2 of U
+      const basicAuth = "Basic " + Buffer.from("tigergraph:tigergraph").toString("base64");
+      const granted = (await (await fetch(`http://127.0.0.1:${secured.restPort}/requesttoken`, { method: "POST", headers: { Authorization: basicAuth }, body: JSON.stringify({ graph: "G" }) })).json()) as { token: string };
+      const url = requests.get("tri_count")!.url;
+      expect((await fetch(url)).status).to.equal(401);
+      expect(await answer(url, `Bearer ${granted.token}`)).to.deep.equal([{ num_triangles: 1 }]);
     } finally {
       await secured.close();
     }

@@ -40,6 +40,7 @@ export async function interactiveInstaller(io: InstallerIo, server: LibraryServe
     const chosen = await menuChoice(io);
     if (chosen === undefined) break;
     const choice = await askChoice(io, types, chosen);
+    if (choice === undefined) continue;
     const queries = planQueries(types, choice);
     if (await createQueries(io, server, types.graph, queries)) {
       for (const q of queries) {
@@ -80,14 +81,25 @@ async function askNames(io: InstallerIo, all: string[], what: string, prompt: st
   }
 }
 
-async function askChoice(io: InstallerIo, types: GraphTypes, algorithm: Algorithm): Promise<AlgorithmChoice> {
+/** The user's choices for one algorithm; undefined when it cannot run on this graph. */
+async function askChoice(io: InstallerIo, types: GraphTypes, algorithm: Algorithm): Promise<AlgorithmChoice | undefined> {
   io.say(`${algorithm.menu} (${algorithm.name})`);
   const vertexNames = types.vertexTypes.map((v) => v.name);
   io.say(`Vertex types of graph ${types.graph}: ${vertexNames.join(", ")}`);
   const vertexTypes = await askNames(io, vertexNames, "vertex type", "Vertex types to use (comma-separated, blank for all): ");
   const describe = (e: GraphTypes["edgeTypes"][number]) => `${e.name} (${e.directed ? "directed" : "undirected"}${e.reverseEdge ? `, reverse ${e.reverseEdge}` : ""})`;
   io.say(`Edge types of graph ${types.graph}: ${types.edgeTypes.map(describe).join(", ")}`);
-  const edgeTypes = await askNames(io, types.edgeTypes.map((e) => e.name), "edge type", "Edge types to use (comma-separated, blank for all): ");
+  const edgeNames = types.edgeTypes.map((e) => e.name);
+  if (algorithm.weighted && !edgeNames.some((e) => weightCandidates(types, [e]).length > 0)) {
+    io.say(`${algorithm.name} needs edge weights, and no edge type of graph ${types.graph} has a numeric attribute; nothing was created.`);
+    return undefined;
+  }
+  let edgeTypes: string[];
+  for (;;) {
+    edgeTypes = await askNames(io, edgeNames, "edge type", "Edge types to use (comma-separated, blank for all): ");
+    if (!algorithm.weighted || weightCandidates(types, edgeTypes).length > 0) break;
+    io.say(`The chosen edge types share no numeric attribute to hold the weights; choose edge types that do.`);
+  }
   const choice: AlgorithmChoice = { algorithm, vertexTypes, edgeTypes };
   if (algorithm.weighted) {
     const candidates = weightCandidates(types, edgeTypes);
@@ -98,7 +110,7 @@ async function askChoice(io: InstallerIo, types: GraphTypes, algorithm: Algorith
         choice.weightAttribute = w;
         break;
       }
-      io.say(`'${w}' is not one of ${candidates.join(", ") || "them: choose edge types with a numeric attribute"}.`);
+      io.say(`'${w}' is not one of ${candidates.join(", ")}.`);
     }
   }
   const slots = await askSlots(io, types, algorithm, vertexTypes);

@@ -31,7 +31,8 @@ export function pickNames(answer: string, all: string[], what: string): { names:
   const wanted = answer.split(",").map((s) => s.trim()).filter((s) => s !== "");
   if (wanted.length === 0) return { names: [...all] };
   const unknown = wanted.filter((n) => !all.includes(n));
-  if (unknown.length) return { error: `${unknown.map((u) => `'${u}'`).join(", ")} ${unknown.length === 1 ? "is not a" : "are not"} ${what}${unknown.length === 1 ? "" : "s"} of the graph; choose from ${all.join(", ")}.` };
+  const article = /^[aeiou]/i.test(what) ? "an" : "a";
+  if (unknown.length) return { error: `${unknown.map((u) => `'${u}'`).join(", ")} ${unknown.length === 1 ? `is not ${article}` : "are not"} ${what}${unknown.length === 1 ? "" : "s"} of the graph; choose from ${all.join(", ")}.` };
   return { names: [...new Set(wanted)] };
 }
 

@@ -12,30 +12,38 @@ import { analyzeSource, type FrontEndResult } from "../../compiler/front-end.js"
 import { DiagnosticLog } from "../../compiler/diagnostics/diagnostic-log.js";
 import { formatDiagnosticText, formatDiagnosticsJson } from "../../compiler/diagnostics/printer.js";
 import { dumpAst } from "../../compiler/ast/dump.js";
-import { BACKEND_USAGE, BackendUsageError, isBackendCommand, runBackendCommand } from "./gsqlc-backend.js";
+// The back-end commands (compile, ir) load the WebAssembly toolchain, which takes longer to
+// start than checking a folder of files; check and ast do without it.
+type Backend = typeof import("./gsqlc-backend.js");
+const loadBackend = (): Promise<Backend> => import("./gsqlc-backend.js");
 
-const USAGE = `usage: gsqlc check [--schema DDL.gsql] [--format text|json] FILE|DIR...
-       gsqlc ast FILE
-${BACKEND_USAGE}`;
+const FRONT_END_USAGE = `usage: gsqlc check [--schema DDL.gsql] [--format text|json] FILE|DIR...
+       gsqlc ast FILE`;
+
+async function usage(): Promise<string> {
+  return `${FRONT_END_USAGE}\n${(await loadBackend()).BACKEND_USAGE}`;
+}
 
 class UsageError extends Error {}
 
-function main(argv: string[]): number {
+async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
-    if (isBackendCommand(command)) return runBackendCommand(command!, rest);
     switch (command) {
       case "check": return check(rest);
       case "ast": return ast(rest);
       case "--help": case "-h": case "help":
-        process.stdout.write(USAGE + "\n");
+        process.stdout.write(await usage() + "\n");
         return 0;
-      default:
-        throw new UsageError(command === undefined ? "missing command" : `unknown command '${command}'`);
     }
+    const backend = await loadBackend();
+    if (backend.isBackendCommand(command)) return backend.runBackendCommand(command!, rest);
+    throw new UsageError(command === undefined ? "missing command" : `unknown command '${command}'`);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof BackendUsageError || (error instanceof TypeError && "code" in error)) {
-      process.stderr.write(`gsqlc: ${error.message}\n${USAGE}\n`);
+    const isUsage = error instanceof UsageError || (error instanceof TypeError && "code" in error) ||
+      error instanceof (await loadBackend()).BackendUsageError;
+    if (isUsage) {
+      process.stderr.write(`gsqlc: ${(error as Error).message}\n${await usage()}\n`);
       return 2;
     }
     throw error;
@@ -125,4 +133,4 @@ function ast(args: string[]): number {
   return result.log.hasErrors() ? 1 : 0;
 }
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

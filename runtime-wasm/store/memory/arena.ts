@@ -64,6 +64,38 @@ export class Arena {
     return addr;
   }
 
+  /**
+   * Allocate at least `min` bytes (8-aligned), for callers that can use any size (list
+   * chunks), so that fragments of free memory get used: the largest free range of at least
+   * `min` bytes, cut to `max`; without one, `preferred` bytes.
+   */
+  allocFlexible(min: number, preferred: number, max: number): { addr: number; bytes: number } {
+    const low = alignUp(Math.max(min, ALIGN));
+    const high = Math.max(low, Math.floor(max / ALIGN) * ALIGN);
+    if (this.freeBytes >= low) {
+      for (let bin = this.bins.length - 1; bin >= binOf(low); bin--) {
+        const set = this.bins[bin];
+        if (!set || set.size === 0) continue;
+        let best = -1;
+        let bestSize = 0;
+        for (const start of set) {
+          const have = this.freeByStart.get(start)!;
+          if (have > bestSize) {
+            best = start;
+            bestSize = have;
+          }
+        }
+        if (bestSize < low) continue;
+        const take = Math.min(bestSize, high);
+        this.removeFree(best, bestSize);
+        if (bestSize > take) this.addFree(best + take, bestSize - take);
+        return { addr: best, bytes: take };
+      }
+    }
+    const bytes = alignUp(Math.max(low, preferred));
+    return { addr: this.alloc(bytes), bytes };
+  }
+
   allocZeroed(bytes: number): number {
     const addr = this.alloc(bytes);
     this.u8.fill(0, addr, addr + alignUp(Math.max(bytes, ALIGN)));

@@ -5,7 +5,7 @@
 // newest pinned version may be reachable from a pinned version, so it is frozen: writers copy
 // it (`writable`) instead of changing it. Regions a mutation no longer references are retired
 // at `working` and freed once no pinned version older than that remains.
-import { Arena } from "./arena.js";
+import { alignUp, Arena } from "./arena.js";
 
 export interface Region {
   addr: number;
@@ -47,6 +47,22 @@ export class Space {
     const addr = zeroed ? this.arena.allocZeroed(bytes) : this.arena.alloc(bytes);
     this.liveBytes += bytes;
     return { addr, bytes, createdAt: this.working };
+  }
+
+  /** A region of at least `min` bytes: a free range of the memory (up to `max` bytes) when one fits, else `preferred` bytes (Arena.allocFlexible). Contents undefined. */
+  allocateFlexible(min: number, preferred: number, max: number): Region {
+    const { addr, bytes } = this.arena.allocFlexible(min, preferred, max);
+    this.liveBytes += bytes;
+    return { addr, bytes, createdAt: this.working };
+  }
+
+  /** A region no pinned version can read, cut to its first `bytes` (the rest is freed). */
+  shrink(region: Region, bytes: number): Region {
+    const keep = alignUp(Math.max(bytes, 8));
+    if (keep >= region.bytes || this.frozen(region)) return region;
+    this.arena.free(region.addr + keep, region.bytes - keep);
+    this.liveBytes -= region.bytes - keep;
+    return { addr: region.addr, bytes: keep, createdAt: region.createdAt };
   }
 
   /**

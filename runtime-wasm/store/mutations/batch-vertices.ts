@@ -1,46 +1,91 @@
-// The vertices an upsert batch names: its local slot if it existed before the batch, else
-// whether an earlier item creates it. Planning asks; applying creates. Only vertices new to
+// The vertices an upsert batch names: planning resolves each to its local slot when it exists
+// before the batch, or to a planned creation when an earlier item creates it; applying creates
+// planned vertices the first time an item reaches them, in item order. Only vertices new to
 // the store are remembered here (existing ones are found by their id hash, which is cheaper
-// than a JS Map for the many distinct ids of a large batch).
+// than a JS Map for the many distinct ids of a large batch). One instance per store is reused
+// by every batch (`reset`).
 import type { ExternalId } from "../api.js";
 import type { VertexTable } from "../tables/vertex-table.js";
 import type { IdKey } from "../values/ids.js";
 import { keyValues } from "./plan-writes.js";
 
-/** An earlier item of the batch creates the vertex. */
-export const CREATED = -1;
 /** The vertex does not exist (yet) and nothing so far creates it. */
-export const ABSENT = -2;
+export const ABSENT = -1;
+/** Planned creation p is coded as PLANNED - p (so every code below ABSENT is a planned creation). */
+const PLANNED = -2;
+
+/** Whether a resolved code names a vertex that exists before the batch (its local slot). */
+export function isLocal(code: number): boolean {
+  return code >= 0;
+}
 
 export class BatchVertices {
   private readonly byTable = new Map<VertexTable, Map<IdKey, number>>();
   private lastTable: VertexTable | null = null;
   private lastMap: Map<IdKey, number> | null = null;
-  /** Vertices `slotFor` had to create. */
+  /** Planned creations, in the order planning met them. */
+  private planned = 0;
+  private readonly plannedTables: VertexTable[] = [];
+  private readonly plannedKeys: IdKey[] = [];
+  private readonly plannedRaws: ExternalId[] = [];
+  /** Local slot of each planned creation once applied, else -1. */
+  private plannedLocals = new Int32Array(64);
+  /** Vertices `slotOf` has created. */
   createdCount = 0;
-  /** Whether the last `slotFor` created the vertex. */
+  /** Whether the last `slotOf` created the vertex. */
   justCreated = false;
 
-  /** Local slot before the batch (≥ 0), CREATED or ABSENT. */
+  /** Forget the previous batch (the arrays are kept and overwritten). */
+  reset(): void {
+    this.byTable.clear();
+    this.lastTable = this.lastMap = null;
+    this.planned = 0;
+    this.createdCount = 0;
+    this.justCreated = false;
+  }
+
+  /** Local slot before the batch (≥ 0), a planned creation (< ABSENT), or ABSENT. */
   resolve(table: VertexTable, key: IdKey): number {
     const local = table.find(key);
     if (local >= 0) return local;
-    return this.mapOf(table).get(key) ?? ABSENT;
+    if (this.planned === 0) return ABSENT;
+    const p = this.mapOf(table).get(key);
+    return p === undefined ? ABSENT : PLANNED - p;
   }
 
-  markCreated(table: VertexTable, key: IdKey): void {
-    const map = this.mapOf(table);
-    if ((map.get(key) ?? ABSENT) === ABSENT) map.set(key, CREATED);
-  }
-
-  /** Apply phase: the vertex's local slot, creating it (with defaults) the first time. */
-  slotFor(table: VertexTable, key: IdKey, raw: ExternalId): number {
+  /** Plan the creation of a vertex that resolved to ABSENT (or find the one planned already); returns its code. */
+  plan(table: VertexTable, key: IdKey, raw: ExternalId): number {
     const map = this.mapOf(table);
     const known = map.get(key);
-    this.justCreated = known === undefined || known < 0;
-    if (!this.justCreated) return known!;
-    const local = table.create(key, keyValues(table, raw, key));
-    map.set(key, local);
+    if (known !== undefined) return PLANNED - known;
+    const p = this.planned++;
+    if (p === this.plannedLocals.length) {
+      const next = new Int32Array(p * 2);
+      next.set(this.plannedLocals);
+      this.plannedLocals = next;
+    }
+    this.plannedTables[p] = table;
+    this.plannedKeys[p] = key;
+    this.plannedRaws[p] = raw;
+    this.plannedLocals[p] = -1;
+    map.set(key, p);
+    return PLANNED - p;
+  }
+
+  /** Apply phase: the local slot of a resolved code, creating a planned vertex (with defaults) the first time. */
+  slotOf(code: number): number {
+    if (code >= 0) {
+      this.justCreated = false;
+      return code;
+    }
+    const p = PLANNED - code;
+    const known = this.plannedLocals[p];
+    this.justCreated = known < 0;
+    if (known >= 0) return known;
+    const table = this.plannedTables[p];
+    const key = this.plannedKeys[p];
+    const local = table.create(key, keyValues(table, this.plannedRaws[p], key));
+    this.plannedLocals[p] = local;
     this.createdCount++;
     return local;
   }

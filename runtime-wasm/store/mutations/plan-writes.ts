@@ -17,7 +17,7 @@ export interface PlannedWrite {
 }
 
 const OPS = new Set<string>(["=", "~", "+", "&", "|", ">", "<"]);
-const NO_WRITES: PlannedWrite[] = [];
+export const NO_WRITES: PlannedWrite[] = [];
 
 /** Where the item being validated sits in the batch ("edges[3].from"), computed only when an error names it. */
 export interface ItemPath {

@@ -11,69 +11,18 @@ import type { VertexTable } from "../tables/vertex-table.js";
 import { defaultOf, valueKey } from "../values/coerce.js";
 import { compositeValues, idValueOfKey, type IdKey } from "../values/ids.js";
 import { needsExistingItem } from "../values/operators.js";
-import { ABSENT, BatchVertices } from "./batch-vertices.js";
-import { planId, planWrites, type ItemPath, type PlannedWrite } from "./plan-writes.js";
+import { ABSENT, isLocal, type BatchVertices } from "./batch-vertices.js";
+import { NO_VALUES, type EdgePlans } from "./edge-plans.js";
+import { NO_WRITES, planId, planWrites, type ItemPath, type PlannedWrite } from "./plan-writes.js";
 
 export interface VertexPlan {
   table: VertexTable;
   key: IdKey;
   raw: VertexUpsert["id"];
   writes: PlannedWrite[];
-  /** Local slot when the vertex existed before the batch, else CREATED or ABSENT (BatchVertices). */
+  /** Local slot when the vertex existed before the batch, else its planned creation (BatchVertices). */
   local: number;
 }
-
-/**
- * Accepted edge items, one index per edge across parallel arrays. One instance per store is
- * reused by every batch (`reset`), so large batches neither allocate per edge nor regrow arrays.
- */
-export class EdgePlans {
-  length = 0;
-  readonly tables: EdgeTable[] = [];
-  readonly fromTables: VertexTable[] = [];
-  readonly fromKeys: IdKey[] = [];
-  readonly fromRaws: ExternalId[] = [];
-  /** Local slot when the vertex existed before the batch, else CREATED or ABSENT (BatchVertices). */
-  fromLocals = new Int32Array(256);
-  readonly toTables: VertexTable[] = [];
-  readonly toKeys: IdKey[] = [];
-  readonly toRaws: ExternalId[] = [];
-  toLocals = new Int32Array(256);
-  readonly discriminators: AttrValue[][] = [];
-  readonly writes: PlannedWrite[][] = [];
-
-  /** Empty the plan, keeping its arrays (their old entries are overwritten before being read). */
-  reset(): void {
-    this.length = 0;
-  }
-
-  push(table: EdgeTable, fromTable: VertexTable, fromKey: IdKey, fromRaw: ExternalId, fromLocal: number, toTable: VertexTable, toKey: IdKey, toRaw: ExternalId, toLocal: number, discriminator: AttrValue[], writes: PlannedWrite[]): void {
-    const i = this.length++;
-    if (i === this.fromLocals.length) {
-      this.fromLocals = grow(this.fromLocals);
-      this.toLocals = grow(this.toLocals);
-    }
-    this.tables[i] = table;
-    this.fromTables[i] = fromTable;
-    this.fromKeys[i] = fromKey;
-    this.fromRaws[i] = fromRaw;
-    this.fromLocals[i] = fromLocal;
-    this.toTables[i] = toTable;
-    this.toKeys[i] = toKey;
-    this.toRaws[i] = toRaw;
-    this.toLocals[i] = toLocal;
-    this.discriminators[i] = discriminator;
-    this.writes[i] = writes;
-  }
-}
-
-function grow(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
-  const next = new Int32Array(a.length * 2);
-  next.set(a);
-  return next;
-}
-
-const NO_VALUES: AttrValue[] = [];
 
 export class Planner implements ItemPath {
   private list = "";
@@ -87,19 +36,26 @@ export class Planner implements ItemPath {
   readonly skippedVertices: SkippedVertex[] = [];
   readonly skippedEdges: SkippedEdge[] = [];
   readonly vertexPlans: VertexPlan[] = [];
-  readonly edgePlans: EdgePlans;
-  /** Every vertex the batch names, resolved once. */
-  readonly vertices = new BatchVertices();
   /** Edge identities created or updated earlier in this batch (kept only when an edge item needs them). */
   private edgeKeys: Set<string> | null = null;
+  /** The source end of the last edge planned, resolved (sources repeat: a body lists a vertex's edges together). */
+  private lastFromTable: VertexTable | null = null;
+  private lastFromKey: IdKey = "";
+  private lastFromCode = ABSENT;
+  /** Whether any option or retired id can make an edge skip (else the checks are skipped). */
+  private edgeSkips = false;
 
   constructor(
     private readonly state: StoreState,
     private readonly options: UpsertOptions,
-    edgePlans: EdgePlans,
+    /** Every vertex the batch names, resolved once (reset here). */
+    readonly vertices: BatchVertices,
+    readonly edgePlans: EdgePlans,
   ) {
-    this.edgePlans = edgePlans;
+    vertices.reset();
     edgePlans.reset();
+    const o = options;
+    this.edgeSkips = !!(o.vertexMustExist || o.updateVertexOnly || o.sourceVertexMustExist || o.targetVertexMustExist) || state.vertexTables.some((t) => t !== null && t.retiredKeys.size > 0);
   }
 
   path(suffix = ""): string {
@@ -129,7 +85,7 @@ export class Planner implements ItemPath {
       const table = this.vertexTable(item?.type, "");
       const key = planId(table, item.id, this, ".id");
       const writes = planWrites(table.byName, table.keyColumns, item.attributes, table.ctx.tuples, table.def.name, this);
-      const local = this.vertices.resolve(table, key);
+      let local = this.vertices.resolve(table, key);
       const skip = this.vertexSkip(table, key, local);
       if (skip) {
         this.skippedVertices.push({ index, type: table.key, id: idOf(table, item.id, key), reason: skip });
@@ -138,7 +94,7 @@ export class Planner implements ItemPath {
       if (local === ABSENT) {
         const needy = writes.find((w) => needsExistingItem(w.op));
         if (needy) throw missingItem(`${this.path()}: operator "${needy.op}" on attribute ${needy.column.name} of vertex ${shown(key)}, which does not exist`, table.def.name);
-        this.vertices.markCreated(table, key);
+        local = this.vertices.plan(table, key, item.id);
       }
       this.vertexPlans.push({ table, key, raw: item.id, writes, local });
       this.touch(table);
@@ -146,27 +102,56 @@ export class Planner implements ItemPath {
     }
   }
 
+  /**
+   * Remember the identity of every accepted edge when some edge item (of `edges` or of any
+   * group of `edgeColumns`) uses an operator that needs its edge to exist: the edge may be
+   * created by any earlier item of the batch.
+   */
+  expectEdgeOperators(edges: unknown, groups: unknown): void {
+    const needy = (Array.isArray(edges) && edges.some((e: EdgeUpsert) => needsExisting(e?.attributes))) || (Array.isArray(groups) && groups.some((g: EdgeColumns) => Array.isArray(g?.attributes) && g.attributes.some(needsExisting)));
+    if (needy) this.edgeKeys ??= new Set();
+  }
+
   planEdges(items: EdgeUpsert[]): void {
     if (!Array.isArray(items)) throw new StoreError("INVALID_VALUE", "edges must be a list");
-    if (items.some((e) => needsExisting(e?.attributes))) this.edgeKeys ??= new Set();
     this.list = "edges";
+    let lastRef: EdgeRef | null = null;
+    let lastFromType: unknown;
+    let lastToType: unknown;
+    let fromTable: VertexTable | null = null;
+    let toTable: VertexTable | null = null;
     for (let index = 0; index < items.length; index++) {
       const item = items[index];
       this.index = index;
-      const ref = this.edgeRef(item?.type);
+      const ref: EdgeRef = lastRef !== null && item?.type === lastRef.key ? lastRef : this.edgeRef(item?.type);
       const reversed = ref.reversed;
       const fromRef = reversed ? item.to : item.from;
       const toRef = reversed ? item.from : item.to;
-      const fromTable = this.vertexTable(fromRef?.type, reversed ? ".to" : ".from");
-      const toTable = this.vertexTable(toRef?.type, reversed ? ".from" : ".to");
-      this.checkPair(ref.table, fromTable, toTable);
-      this.planEdge(ref, fromTable, fromRef.id, toTable, toRef.id, item.attributes, reversed, undefined);
+      const fromType = fromRef?.type;
+      const toType = toRef?.type;
+      // Items of a body repeat one edge type and end types: check the pair once per run.
+      if (ref !== lastRef || fromType !== lastFromType || toType !== lastToType) {
+        fromTable = this.vertexTable(fromType, reversed ? ".to" : ".from");
+        toTable = this.vertexTable(toType, reversed ? ".from" : ".to");
+        this.checkPair(ref.table, fromTable, toTable);
+        this.beginRun(ref.table, fromTable, toTable);
+        lastRef = ref;
+        lastFromType = fromType;
+        lastToType = toType;
+      }
+      this.planEdge(ref, fromTable!, fromRef.id, toTable!, toRef.id, item.attributes, reversed, undefined);
     }
+  }
+
+  private beginRun(table: EdgeTable, fromTable: VertexTable, toTable: VertexTable): void {
+    this.edgePlans.begin(table, fromTable, toTable);
+    this.touch(table);
+    this.touch(fromTable);
+    this.touch(toTable);
   }
 
   planEdgeColumns(groups: EdgeColumns[]): void {
     if (!Array.isArray(groups)) throw new StoreError("INVALID_VALUE", "edgeColumns must be a list");
-    if (groups.some((g) => Array.isArray(g?.attributes) && g.attributes.some(needsExisting))) this.edgeKeys ??= new Set();
     groups.forEach((group, g) => {
       this.list = `edgeColumns[${g}]`;
       this.index = 0;
@@ -175,6 +160,7 @@ export class Planner implements ItemPath {
       const fromTable = this.vertexTable(reversed ? group.toType : group.fromType, reversed ? ".toType" : ".fromType");
       const toTable = this.vertexTable(reversed ? group.fromType : group.toType, reversed ? ".fromType" : ".toType");
       this.checkPair(ref.table, fromTable, toTable);
+      this.beginRun(ref.table, fromTable, toTable);
       const [fromIds, toIds] = reversed ? [group.to, group.from] : [group.from, group.to];
       if (!isList(fromIds) || !isList(toIds) || fromIds.length !== toIds.length || (group.attributes !== undefined && (!Array.isArray(group.attributes) || group.attributes.length !== fromIds.length))) {
         throw new StoreError("INVALID_VALUE", `${this.list}: from, to (and attributes) must be lists of one length`, { path: this.list });
@@ -191,34 +177,35 @@ export class Planner implements ItemPath {
     const table = ref.table;
     const fromKey = planId(fromTable, fromRaw, this, reversed ? ".to.id" : ".from.id");
     const toKey = planId(toTable, toRaw, this, reversed ? ".from.id" : ".to.id");
-    const writes = planWrites(table.byName, table.discriminator, attributes, table.ctx.tuples, table.def.name, this);
+    const writes = attributes === undefined ? NO_WRITES : planWrites(table.byName, table.discriminator, attributes, table.ctx.tuples, table.def.name, this);
     const discriminator = table.discriminator.length === 0 ? NO_VALUES : this.discriminatorValues(table, attributes);
-    const fromLocal = this.vertices.resolve(fromTable, fromKey);
-    const toLocal = this.vertices.resolve(toTable, toKey);
-    if ((fromLocal === ABSENT && this.mayNotCreate(fromTable, fromKey, "source")) || (toLocal === ABSENT && this.mayNotCreate(toTable, toKey, "target"))) {
+    const vertices = this.vertices;
+    // A resolved code never changes during planning except from ABSENT to planned: only those
+    // are cached.
+    let fromCode = fromTable === this.lastFromTable && fromKey === this.lastFromKey ? this.lastFromCode : vertices.resolve(fromTable, fromKey);
+    let toCode = vertices.resolve(toTable, toKey);
+    if (this.edgeSkips && ((fromCode === ABSENT && this.mayNotCreate(fromTable, fromKey, "source")) || (toCode === ABSENT && this.mayNotCreate(toTable, toKey, "target")))) {
       const missing: SkippedEdge["missing"] = [];
-      this.noteMissing(fromTable, fromKey, fromRaw, fromLocal, "source", missing);
-      this.noteMissing(toTable, toKey, toRaw, toLocal, "target", missing);
-      {
-        this.skippedEdges.push(group === undefined ? { index: this.index, type: ref.key, missing } : { group, index: this.index, type: ref.key, missing });
-        return;
-      }
+      this.noteMissing(fromTable, fromKey, fromRaw, fromCode, "source", missing);
+      this.noteMissing(toTable, toKey, toRaw, toCode, "target", missing);
+      this.skippedEdges.push(group === undefined ? { index: this.index, type: ref.key, missing } : { group, index: this.index, type: ref.key, missing });
+      return;
     }
     const identity = this.edgeKeys ? edgeIdentity(table, fromTable, fromKey, toTable, toKey, discriminator) : "";
     if (writes.length > 0) {
       const needy = writes.find((w) => needsExistingItem(w.op));
-      if (needy && !this.edgeExists(table, fromTable, fromLocal, toTable, toLocal, discriminator, identity)) {
+      if (needy && !this.edgeExists(table, fromTable, fromCode, toTable, toCode, discriminator, identity)) {
         throw missingItem(`${this.path()}: operator "${needy.op}" on attribute ${needy.column.name} of an edge that does not exist`, table.def.name);
       }
     }
-    if (fromLocal === ABSENT) this.vertices.markCreated(fromTable, fromKey);
-    if (toLocal === ABSENT) this.vertices.markCreated(toTable, toKey);
+    if (fromCode === ABSENT) fromCode = vertices.plan(fromTable, fromKey, fromRaw);
+    if (toCode === ABSENT) toCode = vertices.plan(toTable, toKey, toRaw);
+    this.lastFromTable = fromTable;
+    this.lastFromKey = fromKey;
+    this.lastFromCode = fromCode;
     this.edgeKeys?.add(identity);
-    this.edgePlans.push(table, fromTable, fromKey, fromRaw, fromLocal, toTable, toKey, toRaw, toLocal, discriminator, writes);
-    this.touch(table);
-    if (fromLocal < 0) this.touch(fromTable);
-    if (toLocal < 0) this.touch(toTable);
-    this.bytes += 176 + (writes.length > 0 ? writesBytes(writes) : 0);
+    this.edgePlans.push(fromCode, toCode, discriminator, writes);
+    this.bytes += writes.length > 0 ? 176 + writesBytes(writes) : 176;
   }
 
   private checkPair(table: EdgeTable, fromTable: VertexTable, toTable: VertexTable): void {
@@ -287,7 +274,7 @@ export class Planner implements ItemPath {
 
   private edgeExists(table: EdgeTable, fromTable: VertexTable, fromLocal: number, toTable: VertexTable, toLocal: number, discriminator: AttrValue[], identity: string): boolean {
     if (this.edgeKeys?.has(identity)) return true;
-    if (fromLocal < 0 || toLocal < 0) return false;
+    if (!isLocal(fromLocal) || !isLocal(toLocal)) return false;
     return findEdge(table, fromTable, fromLocal, toTable.vidOf(toLocal), discriminator) !== -2;
   }
 }

@@ -1,23 +1,28 @@
 // Applying an upsert batch: all or nothing. Phase one (upsert-plan.ts) validates and resolves
 // every item without touching memory; phase two applies the plan — vertices, then edges in
-// order (`edges` items, then `edgeColumns` group by group) — and publishes one version.
-import type { AttrValue } from "../../schema/types.js";
+// order (`edges` items, then `edgeColumns` group by group), run by run (link-edges.ts takes
+// long runs in bulk) — and publishes one version.
 import type { UpsertBatch, UpsertOptions, UpsertResult } from "../api.js";
 import type { StoreState } from "../state.js";
 import { readCell } from "../tables/columns.js";
-import { applyOperator } from "../values/operators.js";
-import type { BatchVertices } from "./batch-vertices.js";
-import type { PlannedWrite } from "./plan-writes.js";
-import { EdgePlans, findEdge, Planner, type VertexPlan } from "./upsert-plan.js";
+import { combine, updateEdge } from "./apply-writes.js";
+import { BatchVertices } from "./batch-vertices.js";
+import { EdgePlans, type EdgeRun } from "./edge-plans.js";
+import { linkRun } from "./link-edges.js";
+import { findEdge, Planner, type VertexPlan } from "./upsert-plan.js";
 
-/** The edge plan reused by every batch of a store. */
-const plansOf = new WeakMap<StoreState, EdgePlans>();
+/** Runs at least this long (of a type without a discriminator) are linked in bulk. */
+const BULK_RUN = 16;
+
+/** The plans reused by every batch of a store. */
+const plansOf = new WeakMap<StoreState, { vertices: BatchVertices; edges: EdgePlans }>();
 
 export function applyUpsert(state: StoreState, batch: UpsertBatch, options: UpsertOptions = {}): UpsertResult {
   let plans = plansOf.get(state);
-  if (!plans) plansOf.set(state, (plans = new EdgePlans()));
-  const planner = new Planner(state, options, plans);
+  if (!plans) plansOf.set(state, (plans = { vertices: new BatchVertices(), edges: new EdgePlans() }));
+  const planner = new Planner(state, options, plans.vertices, plans.edges);
   planner.planVertices(batch.vertices ?? []);
+  planner.expectEdgeOperators(batch.edges, batch.edgeColumns);
   planner.planEdges(batch.edges ?? []);
   planner.planEdgeColumns(batch.edgeColumns ?? []);
   const { vertexPlans, edgePlans } = planner;
@@ -34,7 +39,7 @@ export function applyUpsert(state: StoreState, batch: UpsertBatch, options: Upse
   const vertices = planner.vertices;
   for (const plan of vertexPlans) applyVertex(plan, vertices);
   const createdByVertexItems = vertices.createdCount;
-  for (let i = 0; i < edgePlans.length; i++) applyEdge(edgePlans, i, vertices);
+  for (const run of edgePlans.runs) applyRun(run, edgePlans, vertices);
   result.createdEndpointVertices = vertices.createdCount - createdByVertexItems;
   state.autoCompact();
   result.version = state.publish().version;
@@ -42,9 +47,9 @@ export function applyUpsert(state: StoreState, batch: UpsertBatch, options: Upse
 }
 
 function applyVertex(plan: VertexPlan, vertices: BatchVertices): void {
-  const { table, key } = plan;
-  const local = plan.local >= 0 ? plan.local : vertices.slotFor(table, key, plan.raw);
-  const existed = plan.local >= 0 || !vertices.justCreated;
+  const { table } = plan;
+  const local = vertices.slotOf(plan.local);
+  const existed = !vertices.justCreated;
   const writes = plan.writes;
   for (let k = 0; k < writes.length; k++) {
     const w = writes[k];
@@ -54,33 +59,36 @@ function applyVertex(plan: VertexPlan, vertices: BatchVertices): void {
   }
 }
 
-function applyEdge(plans: EdgePlans, i: number, vertices: BatchVertices): void {
-  const table = plans.tables[i];
-  const fromTable = plans.fromTables[i];
-  const toTable = plans.toTables[i];
-  const fromLocal = plans.fromLocals[i] >= 0 ? plans.fromLocals[i] : vertices.slotFor(fromTable, plans.fromKeys[i], plans.fromRaws[i]);
-  const toLocal = plans.toLocals[i] >= 0 ? plans.toLocals[i] : vertices.slotFor(toTable, plans.toKeys[i], plans.toRaws[i]);
-  const fromVid = fromTable.vidOf(fromLocal);
-  const toVid = toTable.vidOf(toLocal);
+function applyRun(run: EdgeRun, plans: EdgePlans, vertices: BatchVertices): void {
+  // Ends first, in item order: an edge creates the ends it names that do not exist yet.
+  const { fromLocals, toLocals } = plans;
+  for (let i = run.start; i < run.end; i++) {
+    if (fromLocals[i] < 0) fromLocals[i] = vertices.slotOf(fromLocals[i]);
+    if (toLocals[i] < 0) toLocals[i] = vertices.slotOf(toLocals[i]);
+  }
+  if (run.end - run.start >= BULK_RUN && run.table.discriminator.length === 0) {
+    linkRun(run, fromLocals, toLocals, plans.writes);
+    return;
+  }
+  for (let i = run.start; i < run.end; i++) applyEdge(run, plans, i);
+}
+
+/** One edge: update it when its identity is stored (earlier items of the batch included), else create it. */
+function applyEdge(run: EdgeRun, plans: EdgePlans, i: number): void {
+  const { table, fromTable, toTable } = run;
+  const fromLocal = plans.fromLocals[i];
+  const toLocal = plans.toLocals[i];
   const discriminator = plans.discriminators[i];
   const writes = plans.writes[i];
+  const toVid = toTable.vidOf(toLocal);
   const found = findEdge(table, fromTable, fromLocal, toVid, discriminator);
   // Indexed loops: this runs once per edge, and array iterators would allocate.
   if (found !== -2) {
-    for (let k = 0; k < writes.length; k++) {
-      const w = writes[k];
-      if (w.op === "~") continue;
-      table.writeAttribute(w.column, found, combine(w, table.readAttribute(w.column, found)));
-    }
-    table.dirty = true;
+    updateEdge(table, found, writes);
     return;
   }
   const eid = table.newEid();
   for (let d = 0; d < discriminator.length; d++) table.writeAttribute(table.discriminator[d], eid, discriminator[d]);
   for (let k = 0; k < writes.length; k++) table.writeAttribute(writes[k].column, eid, writes[k].value);
-  table.link(fromTable.ordinal, fromLocal, fromVid, toTable.ordinal, toLocal, toVid, eid);
-}
-
-function combine(w: PlannedWrite, stored: AttrValue): AttrValue {
-  return w.op === "=" ? w.value : applyOperator(w.op, w.column.def.type, stored, w.value);
+  table.link(fromTable.ordinal, fromLocal, fromTable.vidOf(fromLocal), toTable.ordinal, toLocal, toVid, eid);
 }

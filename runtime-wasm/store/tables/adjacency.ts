@@ -6,6 +6,7 @@
 // `compact` folds all lists into one fresh contiguous chunk in slot order (a CSR) and
 // releases the old chunks.
 import type { Region, Space } from "../memory/space.js";
+import { EdgeFilter } from "./edge-filter.js";
 import { EdgeKeyIndex } from "./edge-index.js";
 
 interface Chunk {
@@ -21,11 +22,13 @@ interface Chunk {
 let chunkSerial = 0;
 
 const MIN_CHUNK = 4 * 1024;
-const MAX_CHUNK = 4 * 1024 * 1024;
+const MAX_CHUNK = 1024 * 1024;
 /** Lists above this many bytes get a chunk of their own. */
 const OWN_CHUNK = 64 * 1024;
-/** Lists longer than this are found through the key index rather than scanned. */
+/** Lists longer than this are asked of the filter before they are scanned. */
 export const SCAN_LIMIT = 32;
+/** Lists longer than this are searched through the key index rather than scanned. */
+const INDEX_LIMIT = 4096;
 /** Host metadata per slot: [capacity, chunk id | INDEXED]; chunk id NO_CHUNK when the slot has no list. */
 const NO_CHUNK = 0x3fffffff;
 const CHUNK_MASK = 0x3fffffff;
@@ -50,8 +53,9 @@ export class Adjacency {
   chunkBytes = 0;
   header: Region | null = null;
   dirty = true;
-  /** Present on adjacencies used to find edges by (source, target). */
+  /** Present on adjacencies used to find edges by (source, target): the filter, and the index of very long lists. */
   readonly index: EdgeKeyIndex | null;
+  readonly filter: EdgeFilter | null;
 
   constructor(
     private readonly space: Space,
@@ -60,6 +64,7 @@ export class Adjacency {
   ) {
     this.entryWords = entryBytes === 8 ? 2 : 1;
     this.index = indexed ? new EdgeKeyIndex() : null;
+    this.filter = indexed ? new EdgeFilter() : null;
   }
 
   degree(local: number): number {
@@ -96,7 +101,37 @@ export class Adjacency {
     if (this.entryWords === 2) u32[at + 1] = eid;
     u32[h + 1] = deg + 1;
     this.entryCount++;
+    this.filter?.add(local, target);
     if ((this.meta[local * 2 + 1] & INDEXED) !== 0) this.index!.add(local, target, eid);
+    this.dirty = true;
+  }
+
+  /**
+   * Append `count` entries to `local`'s list at once: targets[from..from+count) (and their
+   * eids), moving the list at most once, to space sized for all of them.
+   */
+  appendMany(local: number, targets: Uint32Array, eids: Int32Array, from: number, count: number): void {
+    if (local >= this.slots) this.ensureSlots(local + 1);
+    const deg = this.space.arena.u32[(this.heads!.addr >>> 2) + local * 2 + 1];
+    if (deg + count > this.meta[local * 2]) this.relocate(local, deg, deg + count);
+    this.heads = this.space.writable(this.heads!);
+    const u32 = this.space.arena.u32;
+    const h = (this.heads.addr >>> 2) + local * 2;
+    let at = (u32[h] >>> 2) + deg * this.entryWords;
+    if (this.entryWords === 1) {
+      for (let k = from; k < from + count; k++) u32[at++] = targets[k];
+    } else {
+      for (let k = from; k < from + count; k++) {
+        u32[at] = targets[k];
+        u32[at + 1] = eids[k];
+        at += 2;
+      }
+    }
+    u32[h + 1] = deg + count;
+    this.entryCount += count;
+    const filter = this.filter;
+    if (filter !== null && filter.built) for (let k = from; k < from + count; k++) filter.add(local, targets[k]);
+    if ((this.meta[local * 2 + 1] & INDEXED) !== 0) for (let k = from; k < from + count; k++) this.index!.add(local, targets[k], eids[k]);
     this.dirty = true;
   }
 
@@ -110,9 +145,13 @@ export class Adjacency {
     const head = (this.heads!.addr >>> 2) + local * 2;
     const deg = u32[head + 1];
     if (deg === 0) return -2;
-    if (deg > SCAN_LIMIT && this.index) {
-      if ((this.meta[local * 2 + 1] & INDEXED) === 0) this.indexList(local);
-      return this.index.find(local, target, accept);
+    if (deg > SCAN_LIMIT && this.filter !== null) {
+      if (this.filter.needsRebuild) this.rebuildFilter();
+      if (!this.filter.mightHave(local, target)) return -2;
+      if (deg > INDEX_LIMIT) {
+        if ((this.meta[local * 2 + 1] & INDEXED) === 0) this.indexList(local);
+        return this.index!.find(local, target, accept);
+      }
     }
     const words = this.entryWords;
     const start = u32[head] >>> 2;
@@ -145,6 +184,7 @@ export class Adjacency {
       if (indexed) this.index!.remove(local, target, eid);
     }
     if (removed === 0) return 0;
+    this.filter?.noteRemoved(removed);
     const kept = deg - removed;
     if (kept === 0) this.dropList(local);
     else if (this.space.frozen(this.chunks[this.meta[local * 2 + 1] & CHUNK_MASK]!.region)) {
@@ -178,6 +218,7 @@ export class Adjacency {
     }
     this.setDegree(local, 0);
     this.entryCount -= deg;
+    this.filter?.noteRemoved(deg);
     this.dropList(local);
     this.dirty = true;
     return deg;
@@ -235,6 +276,106 @@ export class Adjacency {
     return before - total;
   }
 
+  /** Bytes of chunk space no list owns: holes left by moved lists and the unused ends of chunks. */
+  get slack(): number {
+    let live = 0;
+    for (const chunk of this.chunks) if (chunk) live += chunk.live;
+    return this.chunkBytes - live;
+  }
+
+  /**
+   * Repack the lists of each chunk no pinned version can read to the chunk's start, in place,
+   * and give the chunk's unowned end back to the memory: holes and unused chunk ends become
+   * free memory again (new chunks and other arrays reuse it), while every list keeps its spare
+   * capacity (unlike `compact`, the next appends do not move them). Only chunks of which at
+   * least an eighth is unowned are repacked (with the autoCompact threshold of a quarter, that
+   * keeps tidying rare). Returns the bytes freed.
+   */
+  tidy(): number {
+    const before = this.chunkBytes;
+    const groups = this.slotsByChunk(this.chunks.length);
+    const words = this.entryWords;
+    for (let id = 0; id < this.chunks.length; id++) {
+      const chunk = this.chunks[id];
+      if (chunk === null || this.space.frozen(chunk.region) || chunk.region.bytes - chunk.live < chunk.region.bytes / 8) continue;
+      if (chunk.live === 0) {
+        this.chunks[id] = null;
+        this.dropChunk(id, chunk);
+        if (this.current === id) this.current = -1;
+        continue;
+      }
+      // The lists go through a scratch copy (in slot order), so overlapping moves need no care.
+      const scratch = this.scratchWords(chunk.live >>> 2);
+      const u32 = this.space.arena.u32;
+      const heads = this.heads!.addr >>> 2;
+      const meta = this.meta;
+      let n = 0;
+      for (let g = groups.starts[id]; g < groups.starts[id + 1]; g++) {
+        const local = groups.slots[g];
+        const from = u32[heads + local * 2] >>> 2;
+        const end = from + u32[heads + local * 2 + 1] * words;
+        for (let w = from, to = n; w < end; ) scratch[to++] = u32[w++];
+        n += meta[local * 2] * words;
+      }
+      const base = chunk.region.addr;
+      u32.set(scratch.subarray(0, n), base >>> 2);
+      this.heads = this.space.writable(this.heads!);
+      const writableHeads = this.heads.addr >>> 2;
+      let p = base;
+      for (let g = groups.starts[id]; g < groups.starts[id + 1]; g++) {
+        const local = groups.slots[g];
+        this.space.arena.u32[writableHeads + local * 2] = p;
+        p += meta[local * 2] * this.entryBytes;
+      }
+      this.garbage -= chunk.used - chunk.live;
+      this.chunkBytes -= chunk.region.bytes;
+      chunk.region = this.space.shrink(chunk.region, chunk.live);
+      this.chunkBytes += chunk.region.bytes;
+      chunk.used = chunk.live;
+      // Holes recorded in this chunk are gone: a new serial makes them stale.
+      chunk.serial = ++chunkSerial;
+      if (this.current === id) this.current = -1;
+    }
+    this.dirty = true;
+    return before - this.chunkBytes;
+  }
+
+  private scratch = new Uint32Array(0);
+
+  private scratchWords(count: number): Uint32Array {
+    if (this.scratch.length < count) this.scratch = new Uint32Array(count);
+    return this.scratch;
+  }
+
+  /** The slots with a list, grouped by the id of the chunk holding it (a counting sort). */
+  private slotsByChunk(chunkIds: number): { starts: Int32Array; slots: Int32Array } {
+    const starts = new Int32Array(chunkIds + 1);
+    const meta = this.meta;
+    let total = 0;
+    for (let local = 0; local < this.slots; local++) {
+      const id = meta[local * 2 + 1] & CHUNK_MASK;
+      if (id === NO_CHUNK) continue;
+      starts[id + 1]++;
+      total++;
+    }
+    for (let id = 0; id < chunkIds; id++) starts[id + 1] += starts[id];
+    const fill = starts.slice(0, chunkIds);
+    const slots = new Int32Array(total);
+    for (let local = 0; local < this.slots; local++) {
+      const id = meta[local * 2 + 1] & CHUNK_MASK;
+      if (id !== NO_CHUNK) slots[fill[id]++] = local;
+    }
+    return { starts, slots };
+  }
+
+  /** Release a chunk no list uses any more (its entry in `chunks` is already cleared or reused). */
+  private dropChunk(id: number, chunk: Chunk): void {
+    this.garbage -= chunk.used - chunk.live;
+    this.chunkBytes -= chunk.region.bytes;
+    this.space.release(chunk.region);
+    this.freeChunkIds.push(id);
+  }
+
   /** Release everything (the edge type or the vertex type is dropped, or all its vertices deleted). */
   dispose(): void {
     for (const chunk of this.chunks) if (chunk) this.space.release(chunk.region);
@@ -246,6 +387,7 @@ export class Adjacency {
     this.slots = 0;
     this.entryCount = 0;
     this.index?.clear();
+    this.filter?.clear();
   }
 
   /** Rebuild from an image: degrees per slot and the entries of all lists back to back. */
@@ -272,6 +414,21 @@ export class Adjacency {
     this.chunkBytes = total;
     this.entryCount = count;
     this.dirty = true;
+  }
+
+  /** Refill the filter from every list (it was full, too stale, or never built). */
+  private rebuildFilter(): void {
+    const filter = this.filter!;
+    filter.reset(this.entryCount);
+    const u32 = this.space.arena.u32;
+    const heads = this.heads!.addr >>> 2;
+    const words = this.entryWords;
+    for (let local = 0; local < this.slots; local++) {
+      const deg = u32[heads + local * 2 + 1];
+      if (deg === 0) continue;
+      const from = u32[heads + local * 2] >>> 2;
+      for (let i = 0; i < deg; i++) filter.add(local, u32[from + i * words]);
+    }
   }
 
   private indexList(local: number): void {
@@ -331,16 +488,17 @@ export class Adjacency {
   private grantedChunk = 0;
   private grantedCapacity = 0;
 
-  /** Space for a list of at least `capacity` entries: small lists get a size class (from a hole if one is free). */
+  /** Space for a list of at least `capacity` entries, of its size class: from a hole if one is free; long lists get a chunk of their own. */
   private allocList(capacity: number): number {
-    if (capacity * this.entryBytes > OWN_CHUNK) {
-      const bytes = capacity * this.entryBytes;
+    const sizeClass = classFor(capacity);
+    if (classSize(sizeClass) * this.entryBytes > OWN_CHUNK) {
+      const granted = classSize(sizeClass);
+      const bytes = granted * this.entryBytes;
       const id = this.addChunk(bytes);
       const chunk = this.chunks[id]!;
       chunk.used = chunk.live = bytes;
-      return this.grant(chunk.region.addr, id, capacity);
+      return this.grant(chunk.region.addr, id, granted);
     }
-    const sizeClass = classFor(capacity);
     const granted = classSize(sizeClass);
     const bytes = granted * this.entryBytes;
     const holes = this.holes[sizeClass];
@@ -357,7 +515,7 @@ export class Adjacency {
     let current = this.current >= 0 ? this.chunks[this.current] : null;
     if (!current || current.used + bytes > current.region.bytes) {
       const previous = this.current;
-      this.current = this.addChunk(Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, this.chunkBytes / 4)));
+      this.current = this.addChunk(Math.max(bytes, Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, this.chunkBytes / 4))), bytes);
       if (previous >= 0) this.releaseIfDead(previous);
       current = this.chunks[this.current]!;
     }
@@ -373,8 +531,13 @@ export class Adjacency {
     return addr;
   }
 
-  private addChunk(bytes: number): number {
-    const region = this.space.allocate(Math.ceil(bytes / 8) * 8, false);
+  /**
+   * A new chunk of `bytes`; or, given the `least` bytes its first list needs, the largest free
+   * range of the memory that holds it (up to MAX_CHUNK), so that freed space gets reused.
+   */
+  private addChunk(bytes: number, least?: number): number {
+    const size = Math.ceil(bytes / 8) * 8;
+    const region = least !== undefined ? this.space.allocateFlexible(Math.max(least, MIN_CHUNK), size, MAX_CHUNK) : this.space.allocate(size, false);
     const chunk: Chunk = { region, used: 0, live: 0, serial: ++chunkSerial };
     this.chunkBytes += region.bytes;
     const id = this.freeChunkIds.pop();
@@ -408,20 +571,32 @@ export class Adjacency {
   }
 }
 
-// List sizes are powers of two: a list moves O(log degree) times as it grows, and the space it
-// leaves is a hole of a class the lists growing behind it can reuse.
+// List sizes come in classes: 1, 2, 3, 4 entries, then two per doubling (6, 8, 12, 16, 24,
+// 32, ...). A growing list moves O(log degree) times and keeps on average about a sixth of
+// its space spare (powers of two would keep a quarter), and the space it leaves is a hole of
+// a class the lists growing behind it reuse.
+const SMALL = 4;
+const STEPS = 2;
 
 /** Entries of size class `c`. */
-function classSize(c: number): number {
-  return 1 << c;
+export function classSize(c: number): number {
+  if (c < SMALL) return c + 1;
+  c -= SMALL;
+  const k = Math.floor(c / STEPS);
+  return (SMALL / STEPS) * 2 ** k * (STEPS + (c % STEPS) + 1);
 }
 
 /** The smallest class holding `capacity` entries. */
-function classFor(capacity: number): number {
-  return 32 - Math.clz32(Math.max(2, capacity) - 1);
+export function classFor(capacity: number): number {
+  if (capacity <= SMALL) return Math.max(1, capacity) - 1;
+  // SMALL * 2^k < capacity <= SMALL * 2^(k+1), in steps of `unit`.
+  const k = 31 - Math.clz32(Math.floor((capacity - 1) / SMALL));
+  const unit = (SMALL / STEPS) * 2 ** k;
+  return SMALL + k * STEPS + Math.ceil(capacity / unit) - STEPS - 1;
 }
 
 /** The largest class that fits in `entries` (for holes). */
-function classWithin(entries: number): number {
-  return 31 - Math.clz32(entries);
+export function classWithin(entries: number): number {
+  const c = classFor(entries);
+  return classSize(c) > entries ? c - 1 : c;
 }

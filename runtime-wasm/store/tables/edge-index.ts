@@ -7,23 +7,28 @@ import { hashIdHalves } from "../layout.js";
 const EMPTY = -1;
 const DELETED = -2;
 
+/** Words per slot: [source, target, eid, unused] side by side, so a probe touches one cache line. */
+const W = 4;
+
 export class EdgeKeyIndex {
-  private sources = new Int32Array(0);
-  private targets = new Int32Array(0);
-  private eids = new Int32Array(0);
+  private slots = new Int32Array(0);
+  private mask = -1;
   private used = 0;
   private live = 0;
+
   add(local: number, target: number, eid: number): void {
     target |= 0;
-    if ((this.used + 1) * 4 > this.sources.length * 3) this.resize();
-    const mask = this.sources.length - 1;
+    if ((this.used + 1) * 4 > (this.mask + 1) * 3) this.resize();
+    const slots = this.slots;
+    const mask = this.mask;
     for (let h = hashIdHalves(local, target) & mask; ; h = (h + 1) & mask) {
-      const s = this.sources[h];
+      const at = h * W;
+      const s = slots[at];
       if (s === EMPTY || s === DELETED) {
         if (s === EMPTY) this.used++;
-        this.sources[h] = local;
-        this.targets[h] = target;
-        this.eids[h] = eid;
+        slots[at] = local;
+        slots[at + 1] = target;
+        slots[at + 2] = eid;
         this.live++;
         return;
       }
@@ -31,14 +36,16 @@ export class EdgeKeyIndex {
   }
 
   remove(local: number, target: number, eid: number): void {
-    if (this.sources.length === 0) return;
+    if (this.mask < 0) return;
     target |= 0;
-    const mask = this.sources.length - 1;
+    const slots = this.slots;
+    const mask = this.mask;
     for (let h = hashIdHalves(local, target) & mask; ; h = (h + 1) & mask) {
-      const s = this.sources[h];
+      const at = h * W;
+      const s = slots[at];
       if (s === EMPTY) return;
-      if (s === local && this.targets[h] === target && this.eids[h] === eid) {
-        this.sources[h] = DELETED;
+      if (s === local && slots[at + 1] === target && slots[at + 2] === eid) {
+        slots[at] = DELETED;
         this.live--;
         return;
       }
@@ -47,20 +54,21 @@ export class EdgeKeyIndex {
 
   /** Call `visit(eid)` for every indexed edge (local → target) until it returns true; returns that eid, or -2 when none. */
   find(local: number, target: number, visit: ((eid: number) => boolean) | null): number {
-    if (this.sources.length === 0) return -2;
+    if (this.mask < 0) return -2;
     target |= 0;
-    const mask = this.sources.length - 1;
+    const slots = this.slots;
+    const mask = this.mask;
     for (let h = hashIdHalves(local, target) & mask; ; h = (h + 1) & mask) {
-      const s = this.sources[h];
+      const at = h * W;
+      const s = slots[at];
       if (s === EMPTY) return -2;
-      if (s === local && this.targets[h] === target && (visit === null || visit(this.eids[h]))) return this.eids[h];
+      if (s === local && slots[at + 1] === target && (visit === null || visit(slots[at + 2]))) return slots[at + 2];
     }
   }
 
   clear(): void {
-    this.sources = new Int32Array(0);
-    this.targets = new Int32Array(0);
-    this.eids = new Int32Array(0);
+    this.slots = new Int32Array(0);
+    this.mask = -1;
     this.used = this.live = 0;
   }
 
@@ -68,11 +76,11 @@ export class EdgeKeyIndex {
     // Load after a resize stays at most 0.5; the table grows again at 0.75.
     let capacity = 1024;
     while (capacity < (this.live + 1) * 2) capacity *= 2;
-    const [sources, targets, eids] = [this.sources, this.targets, this.eids];
-    this.sources = new Int32Array(capacity).fill(EMPTY);
-    this.targets = new Int32Array(capacity);
-    this.eids = new Int32Array(capacity);
+    const old = this.slots;
+    this.slots = new Int32Array(capacity * W);
+    for (let h = 0; h < capacity; h++) this.slots[h * W] = EMPTY;
+    this.mask = capacity - 1;
     this.used = this.live = 0;
-    for (let i = 0; i < sources.length; i++) if (sources[i] >= 0) this.add(sources[i], targets[i], eids[i]);
+    for (let at = 0; at < old.length; at += W) if (old[at] >= 0) this.add(old[at], old[at + 1], old[at + 2]);
   }
 }

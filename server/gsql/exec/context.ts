@@ -9,6 +9,7 @@ import type { DatabaseSchema } from "../../../runtime-wasm/schema/types.js";
 import type { AstQueryDefinition, AstScript, AstTopStatement } from "../../../compiler/ast/index.js";
 import type { Diagnostic } from "../../../compiler/diagnostics/index.js";
 import type { DialogRegistry } from "../dialogs.js";
+import type { LoadingRuns } from "./loading-runs.js";
 import type { ShellOutput } from "../shell-output.js";
 import type { Session } from "../session.js";
 import type { QueryServices } from "./query-services.js";
@@ -34,6 +35,8 @@ export interface ExecServices {
   engine: Engine;
   catalog: Catalog;
   dialogs: DialogRegistry;
+  /** Loading job runs by job id (SHOW LOADING STATUS, ABORT and RESUME LOADING JOB). */
+  loadingRuns: LoadingRuns;
   parse: ParseGsql;
   queries: QueryServices;
   /** The REST endpoints' address as users reach it, for the curl lines INSTALL QUERY prints. */

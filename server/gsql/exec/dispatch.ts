@@ -2,6 +2,7 @@
 // (users, roles, secrets, privileges, loading-job control) go to the handlers it registered
 // in `extraHandlers`; without one they are refused with a clear message.
 import type { AstTopStatement } from "../../../compiler/ast/index.js";
+import { runAbortLoadingJob, runResumeLoadingJob } from "./loading-runs.js";
 import type { Outcome, StatementContext } from "./context.js";
 import { runClearGraphStore, runCreateType, runDropSchema, runUseGlobal, runUseGraph } from "./ddl-statements.js";
 import { runCreateLoadingJob, runDropJob, runRunLoadingJob } from "./loading-statements.js";
@@ -72,6 +73,10 @@ export async function dispatchStatement(s: AstTopStatement, ctx: StatementContex
     case "ShellBlock":
       // Blocks are flattened by the script runner.
       return "ok";
+    case "AbortLoadingJob":
+      return runAbortLoadingJob(s, ctx);
+    case "ResumeLoadingJob":
+      return runResumeLoadingJob(s, ctx);
     default:
       return notAvailable(commandName(s), ctx);
   }

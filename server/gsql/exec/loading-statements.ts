@@ -6,7 +6,7 @@ import type { AstCreateLoadingJob, AstDrop, AstRunLoadingJob } from "../../../co
 import { DiagnosticLog } from "../../../compiler/diagnostics/index.js";
 import { bindLoadingJob } from "../../../compiler/bind/index.js";
 import { planFromBoundJob } from "../../loading/bound-adapter.js";
-import { runLoadingJob } from "../../loading/run-job.js";
+import { runAndDisplay } from "./loading-runs.js";
 import { loadingJobRecord } from "../../loading/job-record.js";
 import type { LoadingJobPlan } from "../../loading/plan.js";
 import type { CatalogChange } from "../../catalog/catalog-state.js";
@@ -45,9 +45,6 @@ export function runCreateLoadingJob(s: AstCreateLoadingJob, ctx: StatementContex
 
 /** USING options of RUN LOADING JOB that are not file variables. */
 const RUN_OPTIONS = new Set(["CONCURRENCY", "BATCH_SIZE", "EOF"]);
-/** Least time between two redraws of the loading status, and before the first, in milliseconds. */
-const REDRAW_MS = 250;
-const FIRST_DRAW_MS = 1000;
 
 export async function runRunLoadingJob(s: AstRunLoadingJob, ctx: StatementContext): Promise<Outcome> {
   const where = workingGraph(ctx);
@@ -72,43 +69,7 @@ export async function runRunLoadingJob(s: AstRunLoadingJob, ctx: StatementContex
     }
     Object.defineProperty(paths, o.name.name, { value: o.value.value, enumerable: true, configurable: true, writable: true });
   }
-  let shown = 0;
-  let lastDraw = 0;
-  const started = performance.now();
-  try {
-    const summary = await runLoadingJob(ctx.services.engine, {
-      graph,
-      job: name,
-      paths,
-      ...flags,
-      onProgress: (lines) => {
-        const now = performance.now();
-        // Short loads show only the final status; long ones a status block redrawn in place.
-        if (flags.noPrint || now - started < FIRST_DRAW_MS || now - lastDraw < REDRAW_MS) return;
-        lastDraw = now;
-        if (shown > 0) ctx.out.cursorUp(shown);
-        for (const l of lines) {
-          if (shown > 0) ctx.out.cleanLine();
-          ctx.out.line(l);
-        }
-        shown = lines.length;
-      },
-    });
-    if (shown > 0) {
-      // The final status replaces the running display.
-      ctx.out.cursorUp(shown);
-      for (let i = 0; i < shown; i++) ctx.out.cleanLine();
-    }
-    for (const l of summary.lines) ctx.out.line(l);
-    ctx.out.line(`LOAD SUCCESSFUL for loading jobid: ${summary.jobId}`);
-    ctx.out.line(`  Job ID: ${summary.jobId}`);
-    ctx.out.line(`  Elapsed time: ${Math.round((performance.now() - started) / 1000)} sec`);
-    return "ok";
-  } catch (err) {
-    if (!(err instanceof Error) || err.name !== "LoadError") throw err;
-    ctx.out.line(err.message);
-    return "error";
-  }
+  return runAndDisplay(ctx, { graph, job: name, paths, ...flags });
 }
 
 interface RunFlags {

@@ -78,7 +78,7 @@ function flatten(statements: readonly AstTopStatement[]): AstTopStatement[] {
  * catalog (CREATE USER may wait minutes for its dialog): they do not take the catalog lock.
  */
 const LOCK_FREE = new Set([
-  "Ls", "Show", "Help", "RunQuery", "InterpretQuery", "InterpretAnonymousQuery", "RunLoadingJob", "UseGraph", "UseGlobal", "Set",
+  "Ls", "Show", "Help", "RunQuery", "InterpretQuery", "InterpretAnonymousQuery", "RunLoadingJob", "AbortLoadingJob", "ResumeLoadingJob", "UseGraph", "UseGlobal", "Set",
   "CreateUser", "AlterPassword", "CreateSecret", "CreateRole", "GrantRole", "RevokeRole", "GrantPrivilege", "RevokePrivilege", "GrantAcl", "RevokeAcl",
 ]);
 

@@ -1,6 +1,7 @@
 // Listing commands: `ls`, SHOW VERTEX|EDGE|GRAPH|JOB [name | glob | -r "regex"], HELP.
 // Results are limited to the current scope (a graph's types, or the global ones).
 import type { AstShow } from "../../../compiler/ast/index.js";
+import { runShowLoadingStatus } from "./loading-runs.js";
 import { SESSION_PARAMETERS } from "../session.js";
 import { workingGraph, type Outcome, type StatementContext } from "./context.js";
 import { globMatcher } from "./glob.js";
@@ -37,6 +38,8 @@ export function runShow(s: AstShow, ctx: StatementContext): Outcome {
       return showSchemaItems(s, ctx);
     case "JOB":
       return showJobs(s, ctx);
+    case "LOADING STATUS":
+      return runShowLoadingStatus(s, ctx);
     default:
       ctx.out.line(`SHOW ${s.target} is not available in this server.`);
       return "error";
@@ -119,6 +122,7 @@ export function runHelp(ctx: StatementContext): Outcome {
     "  RUN QUERY [-av] [-d] q(args), INTERPRET QUERY q(args), INTERPRET QUERY () { ... }",
     "  SHOW QUERY|VERTEX|EDGE|GRAPH|JOB [name | glob | -r \"regex\"], DROP QUERY q|*|ALL",
     "  SET json_api = v1|v2, SET exit_on_error = true|false, SET " + Object.keys(SESSION_PARAMETERS).join("|") + " = value",
+    "  SHOW LOADING STATUS jobid|ALL, ABORT LOADING JOB jobid|ALL, RESUME LOADING JOB jobid",
     "  CLEAR GRAPH STORE [-HARD]",
     "  BEGIN ... END (several lines as one command at the prompt), @file.gsql, exit, quit",
   ];

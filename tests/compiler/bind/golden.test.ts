@@ -11,7 +11,7 @@ import { SOURCE_DIR } from "./valid.test.js";
 const PICKS: Record<string, string[]> = {
   "01-semantics-examples.gsql": ["arith", "collections", "heaps", "selects", "postAccumOrder", "undirected", "wildcard",
     "params", "exceptions", "sub", "caller", "dml", "dmlControl"],
-  "02-v2-patterns.gsql": ["hops", "postAccums", "typed", "v1Style"],
+  "02-v2-patterns.gsql": ["hops", "postAccums", "typed", "v1Style", "sqlTable"],
   "03-ddl-and-jobs.gsql": ["topRated"],
 };
 

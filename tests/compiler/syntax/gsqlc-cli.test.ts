@@ -83,7 +83,9 @@ describe("gsqlc", function () {
     expect(JSON.parse(stdout).statements).to.deep.equal([]);
   });
 
-  it("exits 2 on usage errors", () => {
+  it("exits 2 on usage errors", function () {
+    // Eight processes, each loading the back end for the full usage text: slow on a busy machine.
+    this.timeout(60000);
     for (const args of [[], ["check"], ["check", "--format", "xml", "queries"], ["check", "--bogus", "queries"],
       ["check", "missing-folder"], ["ast"], ["ast", "a.gsql", "b.gsql"], ["compile-everything"]]) {
       const { code, stderr } = gsqlc(args, dir);

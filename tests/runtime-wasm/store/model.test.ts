@@ -1,10 +1,12 @@
 // Model-based test: long random sequences of batches, deletes (permanent or not), schema
 // changes, compactions, image round trips and reads, run against the store and against the
-// Map-based reference model, compared after every step. Readers pin snapshots at random
-// points and must keep seeing exactly what the model held then.
+// Map-based reference model, compared after every step. Batches name keys repeatedly (the
+// model applies items in order, each seeing the earlier ones), some are long runs of one edge
+// type, and some send their edges as edge columns. Readers pin snapshots at random points and
+// must keep seeing exactly what the model held then.
 import { expect } from "chai";
 import type { AttrType, DatabaseSchema } from "../../../runtime-wasm/schema/types.js";
-import { createStore, loadStore, StoreError, type AttrWrite, type EdgeSelector, type EdgeUpsert, type GraphStore, type Snapshot, type UpsertOp, type UpsertOptions, type VertexUpsert } from "../../../runtime-wasm/store/index.js";
+import { createStore, loadStore, StoreError, type AttrWrite, type EdgeColumns, type EdgeSelector, type EdgeUpsert, type ExternalId, type GraphStore, type Snapshot, type UpsertBatch, type UpsertOp, type UpsertOptions, type VertexUpsert } from "../../../runtime-wasm/store/index.js";
 import { dumpSnapshot, dumpStore, type StoreDump } from "./dump.js";
 import { attr, BOOL, DOUBLE, edge, INT, schemaOf, STRING, vertex } from "./fixtures.js";
 import { modelUpsert, ReferenceModel } from "./reference-model.js";
@@ -118,22 +120,56 @@ class Scenario {
       if (e.discriminator.length > 0 && this.chance(0.8)) item.attributes!.push({ name: "k", value: Math.floor(this.rnd() * 3) });
       edges.push(item);
     }
+    // Repeated keys: later items for a vertex or edge an earlier item of the batch names.
+    this.repeatSome(vertices, (v) => ({ ...v, attributes: this.writes(schema.vertexTypes.find((t) => t.key === v.type)!.attributes) }));
+    this.repeatSome(edges, (e) => {
+      const def = schema.edgeTypes.find((t) => t.key === e.type)!;
+      const disc = e.attributes!.filter((w) => def.discriminator.includes(w.name));
+      const swapped = !def.directed && this.chance(0.5);
+      return { ...e, from: swapped ? e.to : e.from, to: swapped ? e.from : e.to, attributes: [...this.writes(def.attributes, def.discriminator), ...disc] };
+    });
+    if (this.chance(0.15)) this.bigBatch(vertices, edges);
     const options: UpsertOptions = this.chance(0.8) ? {} : this.pick([{ newVertexOnly: true }, { updateVertexOnly: true }, { vertexMustExist: true }, { sourceVertexMustExist: true }, { targetVertexMustExist: true }]);
-    this.last = `upsert ${JSON.stringify({ vertices, edges, options })}`;
+    // Some batches send their edges as edge columns (one group per run of one type and end types).
+    const batch: UpsertBatch = this.chance(0.3) ? { vertices, edgeColumns: asColumns(edges) } : { vertices, edges };
+    this.last = `upsert ${JSON.stringify({ ...batch, options })}`;
     if (this.chance(0.04) && vertices.length > 0) {
       vertices.unshift({ type: "A", id: "bad", attributes: [{ name: "n", value: "not a number" }] });
-      this.expectRejected(() => this.store.upsert({ vertices, edges }, options), "INVALID_VALUE");
+      this.expectRejected(() => this.store.upsert(batch, options), "INVALID_VALUE");
       return;
     }
     const expected = modelUpsert(this.model, { vertices, edges }, options);
     if (expected.result === "OP_ON_MISSING_ITEM") {
-      this.expectRejected(() => this.store.upsert({ vertices, edges }, options), "OP_ON_MISSING_ITEM");
+      this.expectRejected(() => this.store.upsert(batch, options), "OP_ON_MISSING_ITEM");
       return;
     }
-    const actual = this.store.upsert({ vertices, edges }, options);
+    const actual = this.store.upsert(batch, options);
+    if (batch.edgeColumns) for (const s of expected.result.skippedEdges) Object.assign(s, columnIndex(batch.edgeColumns, s.index));
     expect({ ...actual, version: 0 }).to.deep.equal(expected.result);
     this.model = expected.model;
     this.steps.upsert++;
+  }
+
+  /** Appends copies (made by `again`) of random earlier items, so batches name keys twice or more. */
+  repeatSome<T>(items: T[], again: (item: T) => T): void {
+    const n = items.length;
+    for (let i = 0; i < n; i++) if (this.chance(0.35)) items.push(again(this.pick(items.slice(0, n))));
+  }
+
+  /** Dozens of edges among few vertices: long runs with many repeats, the bulk path's case. */
+  bigBatch(vertices: VertexUpsert[], edges: EdgeUpsert[]): void {
+    const schema = this.model.schema;
+    for (let i = Math.floor(this.rnd() * 40); i > 0; i--) {
+      const t = this.pick(schema.vertexTypes);
+      vertices.push({ type: t.key, id: this.id(t.key), attributes: this.writes(t.attributes) });
+    }
+    const e = this.pick(schema.edgeTypes);
+    const pair = this.pick(e.pairs);
+    for (let i = 20 + Math.floor(this.rnd() * 100); i > 0; i--) {
+      const item: EdgeUpsert = { type: e.key, from: { type: pair.from, id: this.id(pair.from) }, to: { type: pair.to, id: this.id(pair.to) }, attributes: this.chance(0.5) ? [] : this.writes(e.attributes, e.discriminator) };
+      if (e.discriminator.length > 0) item.attributes!.push({ name: "k", value: Math.floor(this.rnd() * 3) });
+      edges.push(item);
+    }
   }
 
   expectRejected(run: () => unknown, code: string): void {
@@ -216,6 +252,29 @@ class Scenario {
   checkPinned(): void {
     for (const p of this.pinned) expect(dumpSnapshot(p.snap)).to.deep.equal(p.dump);
   }
+}
+
+/** Edge items as edge columns: one group per run of consecutive items with one type and end types. */
+function asColumns(edges: EdgeUpsert[]): EdgeColumns[] {
+  const groups: EdgeColumns[] = [];
+  let last: EdgeColumns | undefined;
+  for (const e of edges) {
+    if (!last || last.type !== e.type || last.fromType !== e.from.type || last.toType !== e.to.type) {
+      last = { type: e.type, fromType: e.from.type, toType: e.to.type, from: [], to: [], attributes: [] };
+      groups.push(last);
+    }
+    (last.from as ExternalId[]).push(e.from.id);
+    (last.to as ExternalId[]).push(e.to.id);
+    last.attributes!.push(e.attributes);
+  }
+  return groups;
+}
+
+/** Where the edge item at `index` sits among the groups of asColumns. */
+function columnIndex(groups: EdgeColumns[], index: number): { group: number; index: number } {
+  let g = 0;
+  while (index >= groups[g].from.length) index -= groups[g++].from.length;
+  return { group: g, index };
 }
 
 async function run(seed: number, steps: number): Promise<Scenario> {

@@ -70,6 +70,20 @@ describe("auth: a caller's reach (listings, dialogs)", function () {
       expect(Object.keys(password.json).sort()).to.deep.equal(["GET /query/G/qg", "GET /query/H/qh"]);
     });
 
+    it("lists installed queries only to callers who may read their graph's schema", async () => {
+      const install = await s.gsql(`CREATE QUERY pg() FOR GRAPH G { PRINT 1; }
+CREATE QUERY ph() FOR GRAPH H { PRINT 2; }
+INSTALL QUERY pg
+USE GRAPH H
+INSTALL QUERY ph`, ROOT, { graph: "G" });
+      expect(install.returnCode, install.text).to.equal(0);
+      const h = await member(s, "obs_h", "observer", "H", "H");
+      const res = await s.rest("GET", "/endpoints?dynamic=true", bearer(h.token));
+      expect(Object.keys(res.json).filter((k) => k.startsWith("GET /query/H/p") || k.startsWith("GET /query/G/p")).sort()).to.deep.equal(["GET /query/H/ph"]);
+      const root = await s.rest("GET", "/endpoints?dynamic=true", ROOT);
+      expect(Object.keys(root.json)).to.include.members(["GET /query/G/pg", "GET /query/H/ph"]);
+    });
+
     it("still refuses GET /endpoints/{graph} for a graph the caller has no role on", async () => {
       const g = await member(s, "obs_g2", "observer", "G", "G");
       const res = await s.rest("GET", "/endpoints/H", bearer(g.token));

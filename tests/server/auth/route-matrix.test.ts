@@ -161,6 +161,8 @@ describe("auth: access matrix generated from the routes", function () {
     const path = concretePath(r);
     if (path.startsWith("/ddl")) return { path: `${path}?tag=lj&filename=f`, body: "" };
     if (path.startsWith("/builtins")) return { path, body: JSON.stringify({ function: "stat_vertex_number", type: "*" }) };
+    // Their graph is a query parameter.
+    if (path === "/query_status" || path === "/query_result") return { path: `${path}?graph_name=G&requestid=1` };
     if (r.method === "POST" || r.method === "PUT") return { path, body: "{}" };
     return { path };
   }

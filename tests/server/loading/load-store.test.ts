@@ -15,6 +15,7 @@ import type { LoadingJobPlan } from "../../../server/loading/plan.js";
 import { startTestServer, type TestServer } from "../../helpers/http.js";
 import { col, job, skip, socialSchema, body, vertexType, edgeType, scalar } from "./fixtures.js";
 import type { DatabaseSchema } from "../../../runtime-wasm/schema/types.js";
+import type { AttributeWrite, EdgeWrite, LoadBatch, VertexWrite } from "../../../server/loading/sink.js";
 
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
 
@@ -211,6 +212,26 @@ describe("loading into the store: semantics", () => {
     const weights = engine.read((s) => [...s.edges(s.lookup("Person", "a")!, { type: "Friend" })].map((e) => s.edgeAttribute(e, "weight")));
     expect(weights).to.deep.equal([15n]);
     expect(engine.read((s) => s.storedEdgeCount("Friend"))).to.equal(1);
+  });
+
+  it("items of one batch apply in order: different reducers on one vertex, flags split into calls, skipped edges create nothing", () => {
+    const engine = newEngine();
+    const counter = (id: number, op: AttributeWrite["op"], total: number, newVertexOnly = false): VertexWrite => ({ type: "Counter", id, attributes: [{ name: "total", op, value: BigInt(total) }], newVertexOnly });
+    const friend = (a: string, b: string, weight: number, vertexMustExist = false): EdgeWrite => ({ type: "Friend", from: { type: "Person", id: a }, to: { type: "Person", id: b }, attributes: [{ name: "weight", op: "+", value: BigInt(weight) }], vertexMustExist });
+    const batch: LoadBatch = {
+      // 5 (new: stored), max 3, +1, then a NEW_VERTEX_ONLY item (left untouched) and +10 on a vertex that item creates.
+      vertices: [counter(1, "+", 5), counter(1, ">", 3), counter(1, "+", 1), counter(1, "=", 100, true), counter(2, "=", 7, true), counter(2, "+", 10)],
+      // The first edge is skipped (VERTEX_MUST_EXIST, x is missing): the next one creates the edge.
+      edges: [friend("x", "y", 1, true), friend("y", "x", 2), friend("x", "y", 3)],
+      vertexDeletes: [],
+      edgeDeletes: [],
+    };
+    const outcome = engine.apply({ kind: "load-batch", graph: "social", batch });
+    expect(outcome).to.deep.include({ acceptedVertices: 5, acceptedEdges: 2, skippedEdges: 1 });
+    expect(read(engine, "Counter", 1)!.total).to.equal(6n);
+    expect(read(engine, "Counter", 2)!.total).to.equal(17n);
+    const weights = engine.read((s) => [...s.edges(s.lookup("Person", "x")!, { type: "Friend" })].map((e) => s.edgeAttribute(e, "weight")));
+    expect(weights).to.deep.equal([5n]);
   });
 
   it("composite PRIMARY KEY vertices and edge endpoints given as tuples", async () => {

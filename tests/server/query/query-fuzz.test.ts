@@ -19,7 +19,7 @@ function random(seed: number): () => number {
 }
 
 const QUERIES = ["scalars", "sets", "typed_vertex", "any_vertex", "typed_set", "any_set", "slow_count"];
-const NAMES = ["i", "u", "d", "b", "s", "t", "k", "xs", "ss", "p", "p.type", "v", "v.type", "ps", "vs", "vs[0]", "vs[0].type", "vs[1]", "vs[-1]", "vs[]", "vs[0", "spins", "timeout", "query", "__GQUERY__monitor", "zz", ""];
+const NAMES = ["i", "u", "d", "b", "s", "t", "k", "xs", "ss", "p", "p.type", "v", "v.type", "ps", "vs", "vs[0]", "vs[0].type", "vs[1]", "vs[-1]", "vs[]", "vs[0", "spins", "timeout", "query", "__GQUERY__monitor", "__GQUERY__USING_ALL_ACTIVE_MODE", "zz", ""];
 const VALUES = [
   "0", "1", "-1", "ann", "bob", "oslo", "Person", "City", "true", "FALSE", "1.5", "-0", "1e308", "1e309", "NaN", "Infinity",
   "9223372036854775807", "9223372036854775808", "-9223372036854775809", "18446744073709551616", "99999999999999999999999",
@@ -95,7 +95,8 @@ describe("REST /query: generated parameters", function () {
     expect(answered.refused).to.be.above(100);
   });
 
-  it("the server answers normally afterwards", async () => {
+  it("the server answers normally afterwards, with nothing left running", async () => {
+    expect((await s.send("GET", "/showprocesslist/G")).json.results).to.deep.equal([]);
     expect((await s.send("GET", "/query/G/typed_vertex?p=ann")).json).to.deep.equal(ok([{ p: "ann" }]));
     expect((await s.send("GET", "/echo")).json).to.deep.equal({ error: false, message: "Hello GSQL" });
   });

@@ -105,6 +105,7 @@ describe("REST /query: parameters", function () {
       ["/query/G/sets?xs=1&xs=two", "The parameter xs must be an INT, not 'two'."],
       ["/query/G/sets?timeout=-1", "Values of parameter timeout must be UINT32 type, invalid value [-1] provided."],
       ["/query/G/sets?__GQUERY__monitor=maybe", "Parameter __GQUERY__monitor must be true or false, not 'maybe'."],
+      ["/query/G/sets?__GQUERY__USING_ALL_ACTIVE_MODE=2", "Parameter __GQUERY__USING_ALL_ACTIVE_MODE must be true or false, not '2'."],
     ];
     for (const [path, message] of cases) {
       it(`${decodeURIComponent(path.slice(9))} → ${message}`, async () => {
@@ -138,7 +139,21 @@ describe("REST /query: parameters", function () {
       expect(await get("/query/Nope/typed_vertex?p=ann")).to.deep.equal({ status: 400, json: { error: true, message: "Graph 'Nope' does not exist.", results: [], code: "REST-1004" } });
     });
 
-    it("a refused request changed nothing", async () => {
+    it("RESPONSE-LIMIT refuses a larger result with REST-4000", async () => {
+      // [{"p":"ann"}] is 13 bytes.
+      expect((await s.send("GET", "/query/G/typed_vertex?p=ann", undefined, { "RESPONSE-LIMIT": "13" })).json).to.deep.equal(ok([{ p: "ann" }]));
+      const over = await s.send("GET", "/query/G/typed_vertex?p=ann", undefined, { "RESPONSE-LIMIT": "12" });
+      expect({ status: over.status, json: over.json }).to.deep.equal({
+        status: 400,
+        json: { version: V2, error: true, message: "The response (13 bytes) is larger than the RESPONSE-LIMIT of 12 bytes.", results: [], code: "REST-4000" },
+      });
+      const bad = await s.send("GET", "/query/G/typed_vertex?p=ann", undefined, { "RESPONSE-LIMIT": "-5" });
+      expect({ status: bad.status, json: bad.json }).to.deep.equal(badParameter("The RESPONSE-LIMIT header must be a whole number of bytes, not '-5'."));
+    });
+
+    it("a refused request changed nothing and left nothing running", async () => {
+      expect((await s.send("GET", "/query/G/sets", undefined, { "GSQL-ASYNC": "later" })).json.message).to.equal("The GSQL-ASYNC header must be true or false, not 'later'.");
+      expect((await s.send("GET", "/showprocesslist/G")).json.results).to.deep.equal([]);
       const before = (await s.send("GET", "/graph/G/vertices/Person?count_only=true")).json.results;
       expect((await get("/query/G/add_person?id=zed")).status).to.equal(400);
       expect((await get("/query/G/add_person?id=zed&age=x")).status).to.equal(400);

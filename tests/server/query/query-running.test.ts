@@ -9,6 +9,7 @@ import type { EngineCommand } from "../../../server/engine/commands.js";
 import { createStore } from "../../../runtime-wasm/store/index.js";
 import { startTestServer } from "../../helpers/http.js";
 import { request } from "node:http";
+import { readFileSync, rmSync } from "node:fs";
 import { ok, PEOPLE, startQueryServer, type QueryServer } from "./query-fixture.js";
 
 describe("REST /query: running", function () {
@@ -65,6 +66,47 @@ describe("REST /query: running", function () {
     expect(pool.busy).to.equal(0);
   });
 
+  it("GET /showprocesslist lists running queries; GET /abortquery stops them by request id or all", async () => {
+    expect((await s.send("GET", "/showprocesslist/G")).json.results).to.deep.equal([]);
+    const first = s.send("GET", "/query/G/spin?timeout=60");
+    const second = s.send("GET", "/query/G/spin?timeout=60");
+    let list: any[] = [];
+    for (let i = 0; i < 100 && list.length < 2; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      list = (await s.send("GET", "/showprocesslist/G")).json.results;
+    }
+    expect(list.map((r) => [r.url, r.status])).to.deep.equal([["/query/G/spin?timeout=60", "running"], ["/query/G/spin?timeout=60", "running"]]);
+    const [a, b] = list;
+    expect(a.requestid).to.match(/^\d+\.RESTPP_1_1\.\d+\.N$/);
+    expect(a.startTime).to.match(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/);
+    expect(Date.parse(a.expirationTime.replace(" ", "T") + "Z") - Date.parse(a.startTime.replace(" ", "T") + "Z")).to.equal(60_000);
+
+    const one = await s.send("GET", `/abortquery/G?requestid=${a.requestid}&requestid=nope`);
+    expect(one.json.results).to.deep.equal([{ aborted_queries: [{ requestid: a.requestid, url: a.url }] }]);
+    const stopped = await first;
+    expect({ status: stopped.status, json: stopped.json }).to.deep.equal({
+      status: 200,
+      json: { version: { edition: "wasmgraph", api: "v2", schema: 0 }, error: true, message: `The query was aborted by an abort request (request id ${a.requestid}).`, results: [] },
+    });
+    const all = await s.send("GET", "/abortquery/G?requestid=all");
+    expect(all.json.results).to.deep.equal([{ aborted_queries: [{ requestid: b.requestid, url: b.url }] }]);
+    expect((await second).json.message).to.equal(`The query was aborted by an abort request (request id ${b.requestid}).`);
+    expect((await s.send("GET", "/showprocesslist/G")).json.results).to.deep.equal([]);
+    expect((await s.send("GET", "/abortquery/G")).json.message).to.equal("Parameter requestid is required.");
+  });
+
+  it("__GQUERY__monitor=true writes the monitoring log and names it in the message", async () => {
+    const r = await s.send("GET", "/query/G/birthday?p=ann&__GQUERY__monitor=true");
+    const match = /^The query monitoring log is written to (.+)\.$/.exec(r.json.message);
+    expect(match, r.json.message).to.not.equal(null);
+    try {
+      expect(readFileSync(match![1]!, "utf8").split("\n")[0]).to.match(/^query birthday: 1 SELECT executions, [\d.]+ ms in total$/);
+    } finally {
+      rmSync(match![1]!, { force: true });
+      await s.send("POST", "/graph/G", JSON.stringify({ vertices: { Person: { ann: { age: { value: PEOPLE.ann } } } } }));
+    }
+  });
+
   it("an uncaught RAISE and a run-time error answer the envelope with error true", async () => {
     expect((await s.send("GET", "/query/G/boom?x=5")).json).to.deep.equal(ok([{ q: 2 }]));
     const raised = await s.send("GET", "/query/G/boom?x=10");
@@ -101,9 +143,44 @@ describe("REST /query: running", function () {
     for (let i = 0; i < 3; i++) await s.send("GET", "/query/G/typed_vertex?p=ann");
     const stats = (await s.send("GET", "/statistics?seconds=60")).json;
     expect(stats["GET /query/G/typed_vertex"].CompletedRequests).to.be.at.least(3);
-    // spin: two runs stopped by their limits; the refused header and the hang-up ended otherwise.
-    expect(stats["GET /query/G/spin"]).to.include({ CompletedRequests: 2, TimeoutRequests: 2 });
+    // spin: two runs stopped by their limits; the refused header, the hang-up and the two aborted runs ended otherwise.
+    expect(stats["GET /query/G/spin"]).to.include({ CompletedRequests: 4, TimeoutRequests: 2 });
     expect(stats["GET /query/G/nope"]).to.equal(undefined);
+  });
+
+  it("GSQL-ASYNC: true detaches the run: a request id at once, then /query_status and /query_result", async () => {
+    const submitted = await s.send("GET", "/query/G/slow_count?spins=5000000", undefined, { "GSQL-ASYNC": "true" });
+    expect(submitted.status).to.equal(200);
+    const id: string = submitted.json.request_id;
+    expect(submitted.json).to.deep.equal({
+      version: { edition: "wasmgraph", api: "v2", schema: 0 },
+      error: false,
+      message: "The query is successfully submitted. Please check query status using the request id.",
+      results: [],
+      request_id: id,
+    });
+    let status: any;
+    for (let i = 0; i < 200; i++) {
+      status = (await s.send("GET", `/query_status?graph_name=G&requestid=${id}`)).json.results[0];
+      if (status.status !== "running") break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(status).to.include({ requestid: id, url: "/query/G/slow_count?spins=5000000", status: "success" });
+    const people = (await s.send("GET", "/graph/G/vertices/Person?count_only=true")).json.results[0].count;
+    expect((await s.send("GET", `/query_result?requestid=${id}`)).json).to.deep.equal(ok([{ a: people, b: people }]));
+
+    const spin = (await s.send("GET", "/query/G/spin?timeout=1", undefined, { "GSQL-ASYNC": "true" })).json.request_id;
+    expect((await s.send("GET", `/query_status?graph_name=G&requestid=${spin}`)).json.results[0].status).to.equal("running");
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect((await s.send("GET", `/query_status?graph_name=G&requestid=all`)).json.results.map((r: { requestid: string; status: string }) => [r.requestid, r.status])).to.deep.equal([
+      [id, "success"],
+      [spin, "timeout"],
+    ]);
+    expect((await s.send("GET", `/query_result?graph_name=G&requestid=${spin}`)).json).to.deep.equal({
+      version: { edition: "wasmgraph", api: "v2", schema: 0 }, error: true, message: "The query timed out after 1 second and was stopped.", results: [], code: "REST-3000",
+    });
+    const unknown = await s.send("GET", "/query_result?requestid=nope");
+    expect({ status: unknown.status, message: unknown.json.message }).to.deep.equal({ status: 400, message: "No query detached with request id nope on the graph G." });
   });
 
   it("/endpoints?dynamic=true describes every installed query", async () => {

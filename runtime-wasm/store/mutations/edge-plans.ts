@@ -1,0 +1,69 @@
+// The accepted edge items of an upsert batch, kept column-wise so that large batches allocate
+// nothing per edge: per edge the resolved codes of its ends (BatchVertices), its writes and
+// discriminator values; per run of consecutive edges with one edge table and end types, the
+// tables. One instance per store is reused by every batch (`reset`).
+import type { AttrValue } from "../../schema/types.js";
+import type { EdgeTable } from "../tables/edge-table.js";
+import type { VertexTable } from "../tables/vertex-table.js";
+import type { PlannedWrite } from "./plan-writes.js";
+
+/** Edges start..end of the plan: one edge table, ends stored in its direction (from in `fromTable`, to in `toTable`). */
+export interface EdgeRun {
+  table: EdgeTable;
+  fromTable: VertexTable;
+  toTable: VertexTable;
+  start: number;
+  end: number;
+  /** Whether some edge of the run writes attributes. */
+  writes: boolean;
+}
+
+export const NO_VALUES: AttrValue[] = [];
+
+export class EdgePlans {
+  length = 0;
+  readonly runs: EdgeRun[] = [];
+  /** Ends as BatchVertices codes while planning; local slots once applying has resolved them. */
+  fromLocals = new Int32Array(256);
+  toLocals = new Int32Array(256);
+  /** Discriminator values (NO_VALUES for a type without one). */
+  readonly discriminators: AttrValue[][] = [];
+  readonly writes: PlannedWrite[][] = [];
+  private run: EdgeRun | null = null;
+
+  /** Empty the plan, keeping its arrays (their old entries are overwritten before being read). */
+  reset(): void {
+    this.length = 0;
+    this.runs.length = 0;
+    this.run = null;
+  }
+
+  /** The edges pushed next belong to this table and end types (a new run unless the last one matches). */
+  begin(table: EdgeTable, fromTable: VertexTable, toTable: VertexTable): void {
+    const r = this.run;
+    if (r && r.table === table && r.fromTable === fromTable && r.toTable === toTable) return;
+    this.run = { table, fromTable, toTable, start: this.length, end: this.length, writes: false };
+    this.runs.push(this.run);
+  }
+
+  push(fromCode: number, toCode: number, discriminator: AttrValue[], writes: PlannedWrite[]): void {
+    const i = this.length++;
+    if (i === this.fromLocals.length) {
+      this.fromLocals = grow(this.fromLocals);
+      this.toLocals = grow(this.toLocals);
+    }
+    this.fromLocals[i] = fromCode;
+    this.toLocals[i] = toCode;
+    this.discriminators[i] = discriminator;
+    this.writes[i] = writes;
+    const run = this.run!;
+    run.end = this.length;
+    if (writes.length > 0) run.writes = true;
+  }
+}
+
+function grow(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const next = new Int32Array(a.length * 2);
+  next.set(a);
+  return next;
+}

@@ -1,0 +1,229 @@
+// Linking a long run of an upsert's edges in bulk (one edge type without a discriminator, ends
+// already resolved to local slots). The run is sorted by source slot, so each source's list is
+// searched once for all of the source's items and grows once for all its new edges; then the
+// new edges are sorted by target and appended to the lists at their other end the same way.
+// The result equals applying the items one by one in order: an item finds the edge an earlier
+// item created (and updates it), items of one edge keep their order, lists keep item order.
+import { SCAN_LIMIT, type Adjacency } from "../tables/adjacency.js";
+import type { EdgeRun } from "./edge-plans.js";
+import type { PlannedWrite } from "./plan-writes.js";
+import { updateEdge } from "./apply-writes.js";
+
+/** Items of one sorted part (sort keys are slot * PART + item; slots stay below 2^28). */
+const PART = 1 << 24;
+const NONE = -2;
+
+export function linkRun(run: EdgeRun, fromLocals: Int32Array, toLocals: Int32Array, writes: PlannedWrite[][]): void {
+  for (let start = run.start; start < run.end; start += PART) linkPart(run, start, Math.min(run.end, start + PART), fromLocals, toLocals, writes);
+}
+
+function linkPart(run: EdgeRun, start: number, end: number, fromLocals: Int32Array, toLocals: Int32Array, writes: PlannedWrite[][]): void {
+  const { table, fromTable, toTable } = run;
+  const n = end - start;
+  const s = scratch.fit(n);
+  const { src, dst, keys } = s;
+  // An undirected edge between two vertices of one type is searched for from its lower slot
+  // (it sits in the lists of both ends, so either end finds it; one end must be chosen so
+  // that two items naming it both ways meet in one group).
+  const lowerFirst = !table.directed && fromTable === toTable;
+  for (let k = 0; k < n; k++) {
+    let a = fromLocals[start + k];
+    let b = toLocals[start + k];
+    if (lowerFirst && b < a) {
+      const t = a;
+      a = b;
+      b = t;
+    }
+    src[k] = a;
+    dst[k] = b;
+    keys[k] = a * PART + k;
+  }
+  const order = keys.subarray(0, n).sort();
+  const out = table.adjacency("out", fromTable.ordinal);
+  const hasWrites = run.writes;
+  let created = 0;
+  for (let g = 0; g < n; ) {
+    const a = Math.floor(order[g] / PART);
+    let h = g + 1;
+    while (h < n && Math.floor(order[h] / PART) === a) h++;
+    created = linkSource(run, out, a, order, g, h, start, created, hasWrites ? writes : null);
+    g = h;
+  }
+  if (created === 0) return;
+  appendAtTargets(run, created);
+  table.edgeCount += created;
+  table.dirty = true;
+}
+
+/**
+ * The items g..h of `order` (all from source slot `a`): each finds its edge in `a`'s list or
+ * among the edges created before it, else creates one. Returns the count of new edges so far.
+ */
+function linkSource(run: EdgeRun, out: Adjacency, a: number, order: Float64Array, g: number, h: number, start: number, created: number, writes: PlannedWrite[][] | null): number {
+  const { table, fromTable, toTable } = run;
+  const s = scratch;
+  s.reserve(created + h - g);
+  const { dst, newTargets, newEids, newSources, newItems, set } = s;
+  const deg = out.degree(a);
+  const count = h - g;
+  const fromVid = fromTable.vidOf(a);
+  const first = created;
+  // One item on a short list: a scan of the list. Else a set of the targets seen: the list
+  // read into it when it is short or the items are many, its key index asked otherwise.
+  const scan = count === 1 && deg <= SCAN_LIMIT;
+  const readList = deg <= SCAN_LIMIT || 4 * count >= deg;
+  if (!scan) {
+    set.reset(count + (readList ? deg : 0));
+    if (readList && deg > 0) out.forEach(a, (target, eid) => set.add(target, eid));
+  }
+  for (let j = g; j < h; j++) {
+    const k = (order[j] % PART) | 0;
+    const to = toTable.vidOf(dst[k]);
+    let eid = scan ? out.find(a, to, null) : set.get(to);
+    if (eid === NONE && !scan && !readList) eid = out.find(a, to, null);
+    if (eid !== NONE) {
+      if (writes !== null && writes[start + k].length > 0) updateEdge(table, eid, writes[start + k]);
+      continue;
+    }
+    eid = table.newEid();
+    if (writes !== null) {
+      const w = writes[start + k];
+      for (let x = 0; x < w.length; x++) table.writeAttribute(w[x].column, eid, w[x].value);
+    }
+    if (!scan) set.add(to, eid);
+    newTargets[created] = to;
+    newEids[created] = eid;
+    newSources[created] = fromVid;
+    newItems[created] = k;
+    created++;
+  }
+  if (created > first) out.appendMany(a, newTargets, newEids, first, created - first);
+  return created;
+}
+
+/** Append the run's new edges to the lists at their other end, grouped by target slot, in item order. */
+function appendAtTargets(run: EdgeRun, created: number): void {
+  const { table, toTable } = run;
+  const s = scratch;
+  const inn = table.adjacency("in", toTable.ordinal);
+  const undirected = !table.directed;
+  const { keys, dst, newTargets, newSources, newEids, newItems, sortedTargets, sortedEids } = s;
+  let m = 0;
+  for (let q = 0; q < created; q++) {
+    if (undirected && newSources[q] === newTargets[q]) continue; // a self-loop is stored once
+    // The target's slot is dst of the item (after the swap of linkPart, still in toTable).
+    keys[m++] = dst[newItems[q]] * PART + newItems[q];
+  }
+  const order = keys.subarray(0, m).sort();
+  // Sort keys name items; the new edge of an item is found through a map item → q.
+  const qOfItem = s.qOfItem;
+  for (let q = 0; q < created; q++) qOfItem[newItems[q]] = q;
+  for (let j = 0; j < m; j++) {
+    const q = qOfItem[(order[j] % PART) | 0];
+    sortedTargets[j] = newSources[q];
+    sortedEids[j] = newEids[q];
+  }
+  for (let g = 0; g < m; ) {
+    const local = Math.floor(order[g] / PART);
+    let h = g + 1;
+    while (h < m && Math.floor(order[h] / PART) === local) h++;
+    inn.appendMany(local, sortedTargets, sortedEids, g, h - g);
+    g = h;
+  }
+}
+
+/** Target vid → eid for one source's items: generation-stamped, so emptying it is O(1). */
+class TargetSet {
+  private keys = new Uint32Array(64);
+  private values = new Int32Array(64);
+  private stamps = new Int32Array(64);
+  private stamp = 1;
+  private mask = 63;
+
+  reset(expected: number): void {
+    if (expected * 2 > this.keys.length) {
+      let capacity = this.keys.length;
+      while (capacity < expected * 2) capacity *= 2;
+      this.keys = new Uint32Array(capacity);
+      this.values = new Int32Array(capacity);
+      this.stamps = new Int32Array(capacity);
+      this.mask = capacity - 1;
+      this.stamp = 1;
+      return;
+    }
+    if (++this.stamp === 0x7fffffff) {
+      this.stamps.fill(0);
+      this.stamp = 1;
+    }
+  }
+
+  get(key: number): number {
+    for (let h = hash(key) & this.mask; ; h = (h + 1) & this.mask) {
+      if (this.stamps[h] !== this.stamp) return NONE;
+      if (this.keys[h] === key) return this.values[h];
+    }
+  }
+
+  /** Add a key not in the set yet (the first entry wins for a key listed twice: multi-edges are not told apart here). */
+  add(key: number, value: number): void {
+    for (let h = hash(key) & this.mask; ; h = (h + 1) & this.mask) {
+      if (this.stamps[h] !== this.stamp) {
+        this.stamps[h] = this.stamp;
+        this.keys[h] = key;
+        this.values[h] = value;
+        return;
+      }
+      if (this.keys[h] === key) return;
+    }
+  }
+}
+
+function hash(key: number): number {
+  return Math.imul(key ^ (key >>> 16), 0x45d9f3b) ^ (key >>> 13);
+}
+
+/** Buffers reused by every run (one writer per store, and a run never starts inside another). */
+class Scratch {
+  src = new Int32Array(0);
+  dst = new Int32Array(0);
+  keys = new Float64Array(0);
+  /** Item → index of the new edge it created (for the items that created one). */
+  qOfItem = new Int32Array(0);
+  newTargets = new Uint32Array(0);
+  newEids = new Int32Array(0);
+  newSources = new Uint32Array(0);
+  newItems = new Int32Array(0);
+  sortedTargets = new Uint32Array(0);
+  sortedEids = new Int32Array(0);
+  readonly set = new TargetSet();
+
+  fit(n: number): this {
+    if (this.src.length < n) {
+      const size = Math.max(n, this.src.length * 2, 1024);
+      this.src = new Int32Array(size);
+      this.dst = new Int32Array(size);
+      this.keys = new Float64Array(size);
+      this.qOfItem = new Int32Array(size);
+    }
+    return this;
+  }
+
+  /** Room for `count` new edges. */
+  reserve(count: number): void {
+    if (this.newTargets.length >= count) return;
+    const size = Math.max(count, this.newTargets.length * 2, 1024);
+    this.newTargets = grown(this.newTargets, new Uint32Array(size));
+    this.newEids = grown(this.newEids, new Int32Array(size));
+    this.newSources = grown(this.newSources, new Uint32Array(size));
+    this.newItems = grown(this.newItems, new Int32Array(size));
+    this.sortedTargets = new Uint32Array(size);
+    this.sortedEids = new Int32Array(size);
+  }
+}
+
+function grown<T extends Uint32Array | Int32Array>(old: T, next: T): T {
+  next.set(old);
+  return next;
+}
+
+const scratch = new Scratch();
