@@ -212,9 +212,9 @@ function cpu(server: BenchServer): string {
   return server.startCpuMillis === undefined ? "CPU time not available" : `${server.startCpuMillis} ms CPU`;
 }
 
-/** `wasmgraph serve` on a free port with these options. */
+/** `wasmgraph serve` on free ports with these options (no demo graph: only the data measured). */
 function serve(...args: string[]): string[] {
-  return [CLI, "serve", "--port", "0", ...args];
+  return [CLI, "serve", "--port", "0", "--gsql-port", "0", "--no-demo", ...args];
 }
 
 /** Spawns a server script; resolves once it listens, with the time that took. */
