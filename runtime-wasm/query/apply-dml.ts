@@ -3,26 +3,15 @@
 // visible together when it ends, and never to the query itself. Decoding names every vertex
 // by the external id it had in the run's snapshot, so the steps are plain data (JSON plus
 // bigint) that do not depend on the snapshot: the server logs them as one command before
-// applying them. Consecutive upserts form one step; deletes keep their order.
+// applying them (dml-steps.ts applies them all or nothing). Consecutive upserts form one
+// step; deletes keep their order.
+export { applyDmlSteps, type DmlStep, type DmlSummary } from "./dml-steps.js";
 import type { AttrWrite, EdgeSelector, EdgeUpsert, ExternalId, GraphStore, Snapshot, UpsertBatch, VertexKey, VertexUpsert } from "../store/api.js";
 import { Dml, Out } from "./abi.js";
 import type { Binding, QueryManifest } from "./manifest.js";
 import { FileWrites } from "./file-writes.js";
+import { applyDmlSteps, type DmlStep, type DmlSummary } from "./dml-steps.js";
 import { formatDatetime, formatDouble, formatFloat, type FloatStyle } from "../values/index.js";
-
-export interface DmlSummary {
-  upsertedVertices: number;
-  upsertedEdges: number;
-  deletedVertices: number;
-  deletedEdges: number;
-}
-
-/** One store call of a query's writes, as plain data. */
-export type DmlStep =
-  /** `updateOnly`: attribute writes, which only touch vertices that still exist. */
-  | { kind: "upsert"; batch: UpsertBatch; updateOnly: boolean }
-  | { kind: "delete-vertex"; vertex: VertexKey }
-  | { kind: "delete-edge"; selector: Omit<EdgeSelector, "where"> };
 
 /**
  * Applies the log's graph writes; FILE records go to `files` (written by the caller once the
@@ -32,38 +21,21 @@ export function applyDml(store: GraphStore, snapshot: Snapshot, manifest: QueryM
   return applyDmlSteps(store, decodeDml(store, snapshot, manifest, log, files, floatStyle));
 }
 
-/** Applies decoded steps in order (deterministic given the store's state: a logged command replays it). */
-export function applyDmlSteps(store: GraphStore, steps: readonly DmlStep[]): DmlSummary {
-  const summary: DmlSummary = { upsertedVertices: 0, upsertedEdges: 0, deletedVertices: 0, deletedEdges: 0 };
-  for (const step of steps) {
-    switch (step.kind) {
-      case "upsert": {
-        const result = store.upsert(step.batch, step.updateOnly ? { updateVertexOnly: true } : undefined);
-        summary.upsertedVertices += result.acceptedVertices;
-        summary.upsertedEdges += result.acceptedEdges;
-        break;
-      }
-      case "delete-vertex":
-        summary.deletedVertices += store.deleteVertices(step.vertex.type, [step.vertex.id]).deletedVertices;
-        break;
-      case "delete-edge":
-        for (const n of Object.values(store.deleteEdges([step.selector]).deletedEdges)) summary.deletedEdges += n;
-        break;
-    }
-  }
-  return summary;
-}
-
 /** The log's graph writes as store steps (vertices named as the run's snapshot knew them); FILE records go to `files`. */
 export function decodeDml(store: GraphStore, snapshot: Snapshot, manifest: QueryManifest, log: Uint8Array, files = new FileWrites(), floatStyle: FloatStyle = "significant"): DmlStep[] {
   const steps: DmlStep[] = [];
   const r = new DmlReader(log, manifest.keys);
   let updates: VertexUpsert[] = [];
+  let edgeUpdates: EdgeUpsert[] = [];
   let inserts: UpsertBatch = { vertices: [], edges: [] };
   const flush = () => {
     if (updates.length) {
       steps.push({ kind: "upsert", batch: { vertices: updates }, updateOnly: true });
       updates = [];
+    }
+    if (edgeUpdates.length) {
+      steps.push({ kind: "update-edges", edges: edgeUpdates });
+      edgeUpdates = [];
     }
     if (inserts.vertices!.length || inserts.edges!.length) {
       steps.push({ kind: "upsert", batch: inserts, updateOnly: false });
@@ -99,7 +71,7 @@ export function decodeDml(store: GraphStore, snapshot: Snapshot, manifest: Query
         if (type.kind !== "edgeType" || b.kind !== "edgeAttr") throw new Error("edge attribute write with a wrong binding");
         const attributes: AttrWrite[] = discriminator(store, snapshot, type.key, from, to, eid);
         attributes.push({ name: b.name, value, op: op === Dml.AddEdgeAttr ? "+" : "=" });
-        inserts.edges!.push({ type: type.key, from: vertexKey(from), to: vertexKey(to), attributes });
+        edgeUpdates.push({ type: type.key, from: vertexKey(from), to: vertexKey(to), attributes });
         break;
       }
       case Dml.InsertVertex: {

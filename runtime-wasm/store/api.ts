@@ -331,6 +331,12 @@ export interface GraphStore {
 
   /** Apply an upsert batch atomically (validated fully first; StoreError = nothing changed). */
   upsert(batch: UpsertBatch, options?: UpsertOptions): UpsertResult;
+  /**
+   * Validate an upsert batch against the current version exactly as `upsert` would, changing
+   * nothing: throws the StoreError `upsert` would throw (out-of-memory aside). Lets a caller
+   * with several dependent calls refuse them all before making the first.
+   */
+  checkUpsert(batch: UpsertBatch, options?: UpsertOptions): void;
   /** Delete vertices by primary id (missing ids are ignored), with all their edges. */
   deleteVertices(type: string, ids: Iterable<ExternalId>, options?: DeleteVertexOptions): DeleteVerticesResult;
   /** Delete every vertex of a type, with their edges. */

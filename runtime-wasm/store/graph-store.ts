@@ -25,7 +25,7 @@ import type { StoreLayout } from "./layout.js";
 import type { WasmMemory } from "./memory/wasm-memory.js";
 import { deleteAllVertices, deleteEdges, deleteVertices } from "./mutations/delete.js";
 import { applySchema, clearData } from "./mutations/schema-change.js";
-import { applyUpsert } from "./mutations/upsert.js";
+import { applyUpsert, checkUpsert } from "./mutations/upsert.js";
 import { PinnedSnapshot } from "./snapshot.js";
 import { StoreState } from "./state.js";
 
@@ -77,6 +77,12 @@ class WasmGraphStore implements GraphStore {
     if (batch === null || typeof batch !== "object") throw new StoreError("INVALID_VALUE", "an upsert batch must be an object");
     if (options !== undefined && (options === null || typeof options !== "object")) throw new StoreError("INVALID_VALUE", "upsert options must be an object");
     return this.mutate(() => applyUpsert(this.state, batch, options));
+  }
+
+  checkUpsert(batch: UpsertBatch, options?: UpsertOptions): void {
+    if (batch === null || typeof batch !== "object") throw new StoreError("INVALID_VALUE", "an upsert batch must be an object");
+    if (options !== undefined && (options === null || typeof options !== "object")) throw new StoreError("INVALID_VALUE", "upsert options must be an object");
+    this.mutate(() => checkUpsert(this.state, batch, options));
   }
 
   deleteVertices(type: string, ids: Iterable<ExternalId>, options?: DeleteVertexOptions): DeleteVerticesResult {

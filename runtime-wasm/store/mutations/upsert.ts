@@ -18,13 +18,7 @@ const BULK_RUN = 16;
 const plansOf = new WeakMap<StoreState, { vertices: BatchVertices; edges: EdgePlans }>();
 
 export function applyUpsert(state: StoreState, batch: UpsertBatch, options: UpsertOptions = {}): UpsertResult {
-  let plans = plansOf.get(state);
-  if (!plans) plansOf.set(state, (plans = { vertices: new BatchVertices(), edges: new EdgePlans() }));
-  const planner = new Planner(state, options, plans.vertices, plans.edges);
-  planner.planVertices(batch.vertices ?? []);
-  planner.expectEdgeOperators(batch.edges, batch.edgeColumns);
-  planner.planEdges(batch.edges ?? []);
-  planner.planEdgeColumns(batch.edgeColumns ?? []);
+  const planner = planUpsert(state, batch, options);
   const { vertexPlans, edgePlans } = planner;
   const result: UpsertResult = {
     acceptedVertices: vertexPlans.length,
@@ -44,6 +38,22 @@ export function applyUpsert(state: StoreState, batch: UpsertBatch, options: Upse
   state.autoCompact();
   result.version = state.publish().version;
   return result;
+}
+
+/** Phase one alone: throws the StoreError `applyUpsert` would throw, changing nothing. */
+export function checkUpsert(state: StoreState, batch: UpsertBatch, options: UpsertOptions = {}): void {
+  planUpsert(state, batch, options);
+}
+
+function planUpsert(state: StoreState, batch: UpsertBatch, options: UpsertOptions): Planner {
+  let plans = plansOf.get(state);
+  if (!plans) plansOf.set(state, (plans = { vertices: new BatchVertices(), edges: new EdgePlans() }));
+  const planner = new Planner(state, options, plans.vertices, plans.edges);
+  planner.planVertices(batch.vertices ?? []);
+  planner.expectEdgeOperators(batch.edges, batch.edgeColumns);
+  planner.planEdges(batch.edges ?? []);
+  planner.planEdgeColumns(batch.edgeColumns ?? []);
+  return planner;
 }
 
 function applyVertex(plan: VertexPlan, vertices: BatchVertices): void {
