@@ -6,6 +6,7 @@ import type { AccumDecl, AliasDecl, BoundExpr, BoundQuery, BoundSelect, BoundStm
 import type { IrExpr, IrQuery, IrSelect, IrStmt, IrTarget, IrVar, IrVarKind, IrConstValue } from "./ir.js";
 import { accumValueType, BOOL, VSET, type IrType } from "./types.js";
 import { LowerError, lowerAccum, lowerTuple, lowerType } from "./lower-types.js";
+import { lowerSqlSelect, type SqlSelectHost } from "./lower-sql-select.js";
 import { parseDatetime } from "../../runtime-wasm/values/index.js";
 
 export { LowerError } from "./lower-types.js";
@@ -43,6 +44,26 @@ class Lowering {
   private selects = 0;
   /** A hidden vertex-set variable receiving the result of UPDATE / DELETE ... FROM. */
   private scratchSet?: number;
+  /** Tables of SQL-like SELECT ... INTO: variables the front end declares, held as global ListAccums. */
+  private readonly sqlTables = new Set<number>();
+  /** The next id for a hidden variable or accumulator (above every id the binder gave out). */
+  private nextHiddenId?: number;
+  private readonly sqlHost: SqlSelectHost = {
+    expr: (x) => this.expr(x),
+    select: (sel) => this.select(sel),
+    declare: (d, kind) => this.declare(d, kind),
+    hiddenVar: (name, kind, type) => {
+      const id = this.hiddenId();
+      this.vars.set(id, { id, name, kind, type });
+      return id;
+    },
+    globalAccum: (name, type, id) => {
+      const accumId = id ?? this.hiddenId();
+      if (!this.ir.accums.some((a) => a.id === accumId)) this.ir.accums.push({ id: accumId, name, scope: "global", type });
+      return accumId;
+    },
+    scratchSet: () => this.scratch(),
+  };
 
   constructor(private readonly q: BoundQuery) {
     this.ir = {
@@ -219,7 +240,8 @@ class Lowering {
       case "deleteValue":
         return [{ s: "delete", target: this.expr(s.target) }];
       case "sqlSelect":
-        throw new LowerError("the SQL-like SELECT ... INTO is not compiled yet");
+        this.sqlTables.add(s.table.id);
+        return lowerSqlSelect(this.sqlHost, s);
     }
   }
 
@@ -242,6 +264,11 @@ class Lowering {
     if (sel.selected.role === "edge") ir.accum = [{ s: "delete", target }];
     else ir.postAccum = [{ alias: sel.selected.id, body: [{ s: "delete", target }] }];
     return { s: "select", id: this.scratch(), select: ir };
+  }
+
+  private hiddenId(): number {
+    this.nextHiddenId ??= Math.max(0, ...this.q.accums.map((a) => a.id), ...[...this.vars.keys()]) + 200000;
+    return this.nextHiddenId++;
   }
 
   private scratch(): number {
@@ -367,6 +394,7 @@ class Lowering {
         return { e: "const", type: type(), value: constantValue(x.value, x.type.kind === "primitive" ? x.type.name : undefined) };
       case "ref": {
         const d = x.decl;
+        if (this.sqlTables.has(d.id)) return { e: "gacc", id: d.id, type: type() };
         if (d.declKind === "vset") {
           // inside PRINT projections a vertex-set name stands for each of its vertices
           const id = this.declare(d as VertexSetDecl, "vset");

@@ -19,8 +19,6 @@ const NOT_YET: Record<string, string> = {
   params_demo: "not supported by this version of the compiler: JSONOBJECT/JSONARRAY parameters",
   select_v1: "not supported by this version of the compiler: the function selectvertex()",
   control_flow: "not supported by this version of the compiler: reading accum attributes",
-  employers_by_country: "the SQL-like SELECT ... INTO is not compiled yet",
-  knows_pairs: "the SQL-like SELECT ... INTO is not compiled yet",
 };
 
 describe("back end: the corpus compiles", function () {
