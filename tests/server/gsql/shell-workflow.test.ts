@@ -14,7 +14,8 @@ function masked(text: string): string {
   return text
     .replace(/\.m1\.\d+/g, ".m1.<time>")
     .replace(/\|\s+\d+ k?l\/s \|\s+[\d.]+ s\|/g, "| <speed> | <duration>|")
-    .replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:<port>");
+    .replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:<port>")
+    .replace(/Elapsed time: \d+ sec/g, "Elapsed time: <n> sec");
 }
 
 const SCHEMA = `CREATE VERTEX Person (PRIMARY_ID name STRING, age INT) WITH primary_id_as_attribute="true"
@@ -39,7 +40,7 @@ function loadLines(file: string, jobId: string): string[] {
     `[WARNING] bad data in m1 (replica 1) ${file}: 1 line(s) do not have enough number of tokens.`,
     `LOAD SUCCESSFUL for loading jobid: ${jobId}`,
     `  Job ID: ${jobId}`,
-    "  Elapsed time: 0 sec",
+    "  Elapsed time: <n> sec",
   ];
 }
 
