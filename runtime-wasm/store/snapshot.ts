@@ -21,6 +21,11 @@ export interface SnapshotHost {
   unpin(version: number): void;
 }
 
+// Snapshots only read cells, so they share one scratch writer instead of allocating one per
+// pinned read (a single-vertex GET pins a snapshot per request). Its use is synchronous and
+// starts with a reset, so sharing is safe even if one ever writes.
+const SNAPSHOT_BLOB = new BlobWriter();
+
 export class PinnedSnapshot implements Snapshot {
   readonly version: number;
   readonly headerAddress: number;
@@ -35,7 +40,7 @@ export class PinnedSnapshot implements Snapshot {
     this.version = info.version;
     this.headerAddress = info.headerAddress;
     this.catalog = info.catalog;
-    this.cells = { arena: host.arena, heap: host.heap, tuples: info.catalog.tuples, blob: new BlobWriter() };
+    this.cells = { arena: host.arena, heap: host.heap, tuples: info.catalog.tuples, blob: SNAPSHOT_BLOB };
   }
 
   get schema() {

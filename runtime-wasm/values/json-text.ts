@@ -19,48 +19,63 @@ export type JsonOut =
 
 /** Serialises a value; plain JS numbers are written as DOUBLE would be (shortest round trip). */
 export function toJsonText(value: JsonOut): string {
-  const parts: string[] = [];
-  write(value, parts);
-  return parts.join("");
+  return write(value);
 }
 
-function write(value: JsonOut, out: string[]): void {
+// Text is built by concatenation: V8 joins the pieces lazily, which costs less than pushing
+// every piece to a list and joining it, and most answers are small.
+function write(value: JsonOut): string {
   switch (typeof value) {
     case "string":
-      out.push(JSON.stringify(value));
-      return;
+      return stringText(value);
     case "bigint":
-      out.push(value.toString());
-      return;
+      return value.toString();
     case "number":
-      out.push(Number.isFinite(value) ? String(value) : "null");
-      return;
+      return Number.isFinite(value) ? String(value) : "null";
     case "boolean":
-      out.push(value ? "true" : "false");
-      return;
+      return value ? "true" : "false";
   }
-  if (value === null) {
-    out.push("null");
-  } else if (value instanceof RawJson) {
-    out.push(value.text);
-  } else if (Array.isArray(value)) {
-    out.push("[");
-    value.forEach((item, i) => {
-      if (i > 0) out.push(",");
-      write(item, out);
-    });
-    out.push("]");
-  } else {
-    out.push("{");
-    let first = true;
-    for (const key of Object.keys(value)) {
-      const item = value[key];
-      if (item === undefined) continue;
-      if (!first) out.push(",");
-      first = false;
-      out.push(JSON.stringify(key), ":");
-      write(item, out);
+  if (value === null) return "null";
+  if (value instanceof RawJson) return value.text;
+  if (Array.isArray(value)) {
+    let text = "[";
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) text += ",";
+      text += write(value[i]!);
     }
-    out.push("}");
+    return text + "]";
   }
+  let text = "{";
+  let first = true;
+  for (const key of Object.keys(value)) {
+    const item = value[key];
+    if (item === undefined) continue;
+    if (!first) text += ",";
+    first = false;
+    text += keyText(key) + write(item);
+  }
+  return text + "}";
+}
+
+/**
+ * Short strings with nothing to escape (no quote, backslash, control character or surrogate)
+ * are quoted as they are: the same text JSON.stringify gives, without calling it.
+ */
+const PLAIN_STRING = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+
+function stringText(s: string): string {
+  return s.length <= 64 && PLAIN_STRING.test(s) ? `"${s}"` : JSON.stringify(s);
+}
+
+/** Object keys repeat from answer to answer (envelope fields, attribute names): their `"key":` text is kept. */
+const KEY_TEXT = new Map<string, string>();
+const MAX_KEPT_KEYS = 4096;
+
+function keyText(key: string): string {
+  let text = KEY_TEXT.get(key);
+  if (text === undefined) {
+    text = stringText(key) + ":";
+    if (key.length <= 64 && KEY_TEXT.size < MAX_KEPT_KEYS) KEY_TEXT.set(key, text);
+  }
+  return text;
 }

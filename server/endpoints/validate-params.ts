@@ -26,11 +26,17 @@ const INT_RANGES = {
 export function validateParams(descriptor: EndpointDescriptor, raw: RawParams, optionalNames: readonly string[] = []): ParamValues {
   const out: ParamValues = {};
   if (!descriptor) return out;
-  for (const [name, d] of Object.entries(descriptor.parameters)) {
+  for (const [name, d] of parameterEntries(descriptor)) {
     const given = raw[name];
-    const list = given === undefined ? [] : Array.isArray(given) ? given : [given];
     const minCount = d.min_count ?? 0;
     const maxCount = d.max_count ?? 1;
+    // The common case (given once, or not at all, as allowed) without building a list.
+    if (typeof given === "string" && maxCount !== 0 && minCount <= 1) {
+      const value = convert(name, d, given);
+      out[name] = maxCount === 1 ? value : [value];
+      continue;
+    }
+    const list = given === undefined ? [] : Array.isArray(given) ? given : [given];
     if (list.length < minCount && !optionalNames.includes(name)) throw badRequest(`Parameter ${name} is required.`);
     if (maxCount > 0 && list.length > maxCount) {
       throw badRequest(maxCount === 1 ? `Parameter ${name} may be given at most once.` : `Parameter ${name} may be given at most ${maxCount} times.`);
@@ -43,6 +49,18 @@ export function validateParams(descriptor: EndpointDescriptor, raw: RawParams, o
     }
   }
   return out;
+}
+
+/** A descriptor's parameters as entries, listed once per descriptor object rather than per request. */
+const entriesByDescriptor = new WeakMap<Record<string, ParamDescriptor>, [string, ParamDescriptor][]>();
+
+function parameterEntries(descriptor: { parameters: Record<string, ParamDescriptor> }): [string, ParamDescriptor][] {
+  let entries = entriesByDescriptor.get(descriptor.parameters);
+  if (entries === undefined) {
+    entries = Object.entries(descriptor.parameters);
+    entriesByDescriptor.set(descriptor.parameters, entries);
+  }
+  return entries;
 }
 
 function convert(name: string, d: ParamDescriptor, text: string): ParamValue {

@@ -1,10 +1,11 @@
 // Applies a loader batch to the graph store. Batch items already have the store's shape
-// (type keys, operator symbols), so in the common case they pass through uncopied, as one
-// atomic upsert. The store applies the items of a batch in order, each seeing the earlier
+// (type keys, operator symbols): vertex items pass through uncopied, edge items go over as
+// edge columns (id lists per run of one edge type and end types, the store's fast path), as
+// one atomic upsert. The store applies the items of a batch in order, each seeing the earlier
 // ones; the one thing done here is the loader's rule for reducers: a reducer on an item that
 // does not exist yet (before the batch, or created by an earlier item of it) simply stores
 // its value, where the store would refuse an operator on a missing item.
-import type { EdgeSelector, EdgeUpsert, GraphStore, Snapshot, UpsertOp, VertexUpsert } from "../../runtime-wasm/store/index.js";
+import type { AttrWrite, EdgeColumns, EdgeSelector, ExternalId, GraphStore, Snapshot, UpsertOp, VertexUpsert } from "../../runtime-wasm/store/index.js";
 import type { GraphView } from "../../runtime-wasm/schema/lookup.js";
 import type { AttributeWrite, EdgeWrite, EndpointRef, LoadBatch, VertexId, VertexWrite } from "./sink.js";
 
@@ -50,8 +51,8 @@ function upsert(store: GraphStore, view: GraphView, batch: LoadBatch, outcome: B
       // The store applies a call's vertex items, then its edge items, each in order: the
       // existence check follows the same order (and sees what earlier calls created).
       const vertices = existing ? call.vertices.map((v) => existing.vertexWrite(v)) : call.vertices;
-      const edges = existing ? call.edges.map((e) => existing.edgeWrite(e, call.vertexMustExist)) : call.edges;
-      const r = store.upsert({ vertices: vertices as VertexUpsert[], edges: edges as EdgeUpsert[] }, { newVertexOnly: call.newVertexOnly, vertexMustExist: call.vertexMustExist });
+      const edgeWrites = existing ? (e: EdgeWrite) => existing.edgeWrite(e, call.vertexMustExist) : undefined;
+      const r = store.upsert({ vertices: vertices as VertexUpsert[], edgeColumns: edgeColumns(call.edges, edgeWrites) }, { newVertexOnly: call.newVertexOnly, vertexMustExist: call.vertexMustExist });
       outcome.acceptedVertices += r.acceptedVertices;
       outcome.acceptedEdges += r.acceptedEdges;
       outcome.skippedEdges += r.skippedEdges.length;
@@ -91,13 +92,52 @@ function splitByFlags(vertices: VertexWrite[], edges: EdgeWrite[]): StoreCall[] 
 /** Runs of consecutive items with one flag value; the array itself when all agree (no copy). */
 function runsByFlag<T>(items: T[], flag: (item: T) => boolean): { flag: boolean; items: T[] }[] {
   const runs: { flag: boolean; items: T[] }[] = [];
+  if (items.length === 0) return runs;
   let start = 0;
+  let current = flag(items[0]!);
   for (let i = 1; i <= items.length; i++) {
-    if (i < items.length && flag(items[i]!) === flag(items[start]!)) continue;
-    runs.push({ flag: flag(items[start]!), items: start === 0 && i === items.length ? items : items.slice(start, i) });
+    const next = i < items.length ? flag(items[i]!) : !current;
+    if (next === current) continue;
+    runs.push({ flag: current, items: start === 0 && i === items.length ? items : items.slice(start, i) });
     start = i;
+    current = next;
   }
   return runs;
+}
+
+/**
+ * Edge items as edge columns, in item order: one group per run of items with one (edge type,
+ * source type, target type) — a load statement writes one edge type from one file, so runs
+ * are long. `writesOf` gives an item's attribute writes when they may differ from its own;
+ * attribute lists are built only for groups where some item writes attributes.
+ */
+function edgeColumns(edges: readonly EdgeWrite[], writesOf: ((e: EdgeWrite) => AttributeWrite[]) | undefined): EdgeColumns[] {
+  const groups: EdgeColumns[] = [];
+  let from: ExternalId[] = [];
+  let to: ExternalId[] = [];
+  let attributes: (AttrWrite[] | undefined)[] | undefined;
+  let last: EdgeWrite | undefined;
+  for (let i = 0; i < edges.length; i++) {
+    const e = edges[i]!;
+    if (last === undefined || last.type !== e.type || last.from.type !== e.from.type || last.to.type !== e.to.type) {
+      from = [];
+      to = [];
+      attributes = undefined;
+      groups.push({ type: e.type, fromType: e.from.type, toType: e.to.type, from, to });
+      last = e;
+    }
+    const writes = writesOf === undefined ? e.attributes : writesOf(e);
+    if (writes.length > 0) {
+      if (attributes === undefined) {
+        attributes = new Array<AttrWrite[] | undefined>(from.length).fill(undefined);
+        groups[groups.length - 1]!.attributes = attributes;
+      }
+      attributes.push(writes);
+    } else if (attributes !== undefined) attributes.push(undefined);
+    from.push(e.from.id);
+    to.push(e.to.id);
+  }
+  return groups;
 }
 
 const REDUCERS: ReadonlySet<UpsertOp> = new Set(["+", "&", "|", ">", "<"]);
@@ -132,12 +172,12 @@ class ExistenceCheck {
     return isNew && hasReducer(v) ? { ...v, attributes: asNew(v.attributes) } : v;
   }
 
-  /** The same for an edge item; an edge the store will skip (a missing end it may not create) creates nothing. */
-  edgeWrite(e: EdgeWrite, vertexMustExist: boolean): EdgeWrite {
-    if (vertexMustExist && !(this.vertex(e.from.type, e.from.id) && this.vertex(e.to.type, e.to.id))) return e;
+  /** The attribute writes the store must get for an edge item; an edge the store will skip (a missing end it may not create) creates nothing. */
+  edgeWrite(e: EdgeWrite, vertexMustExist: boolean): AttributeWrite[] {
+    if (vertexMustExist && !(this.vertex(e.from.type, e.from.id) && this.vertex(e.to.type, e.to.id))) return e.attributes;
     const isNew = hasReducer(e) && !this.edge(e.type, e.from, e.to);
     this.noteEdge(e.type, e.from, e.to);
-    return isNew ? { ...e, attributes: asNew(e.attributes) } : e;
+    return isNew ? asNew(e.attributes) : e.attributes;
   }
 
   vertex(type: string, id: VertexId): boolean {

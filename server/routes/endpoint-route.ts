@@ -31,10 +31,14 @@ export function addEndpoint(router: Router, services: RestServices, key: string,
   const segmentNames = pathParamNames(pattern);
   const run = async (ctx: Context) => {
     ctx.state.endpointKey = key;
-    // Path segments come from the path only: a query parameter cannot stand in for an omitted segment.
-    const raw: RawParams = { ...(ctx.query as RawParams) };
-    for (const name of segmentNames) delete raw[name];
-    Object.assign(raw, ctx.params as RawParams);
+    // Path segments come from the path only: a query parameter cannot stand in for an omitted
+    // segment. Without a query string the path's parameters are all there is (no copy).
+    let raw = ctx.params as RawParams;
+    if (ctx.querystring !== "") {
+      raw = { ...(ctx.query as RawParams) };
+      for (const name of segmentNames) delete raw[name];
+      Object.assign(raw, ctx.params as RawParams);
+    }
     const params = validateParams(descriptor, raw, optionalNames);
     await handler(ctx, params);
   };
