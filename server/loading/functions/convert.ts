@@ -1,6 +1,7 @@
 // Token text → attribute value, by attribute type, with the rejection rules of
 // gsql-ddl-loading-shell §7.8 and §2.1: UINT takes digits only, INT digits and a sign
-// (64-bit, overflow wraps rather than rejects), FLOAT/DOUBLE well-formed numbers, BOOL
+// (64-bit, overflow wraps rather than rejects), FLOAT/DOUBLE well-formed numbers within the
+// type's range (1e400 would become Infinity, which no attribute holds), BOOL
 // true/True/TRUE/1 and false/False/FALSE/0, DATETIME the §9 forms with range checks.
 // STRING never rejects. Outer spaces around numbers, booleans and datetimes are ignored.
 // Values use the store's representation (runtime-wasm/schema/types.ts AttrValue).
@@ -37,7 +38,9 @@ export function parseUintToken(t: string): bigint | typeof INVALID {
 }
 
 export function parseFloatToken(t: string): number | typeof INVALID {
-  return FLOAT.test(t) ? Number(t.trim()) : INVALID;
+  if (!FLOAT.test(t)) return INVALID;
+  const v = Number(t.trim());
+  return Number.isFinite(v) ? v : INVALID;
 }
 
 export function parseBoolToken(t: string): boolean | typeof INVALID {
@@ -61,7 +64,9 @@ export function scalarConverter(name: ScalarTypeName, size?: number): ScalarConv
     case "FLOAT":
       return (t) => {
         const v = parseFloatToken(t);
-        return v === INVALID ? v : Math.fround(v);
+        if (v === INVALID) return v;
+        const single = Math.fround(v);
+        return Number.isFinite(single) ? single : INVALID;
       };
     case "DOUBLE":
       return parseFloatToken;

@@ -58,6 +58,9 @@ describe("loader attribute conversion (§7.8)", () => {
     const dbl = scalarConverter("DOUBLE");
     expect([dbl("-.5"), dbl("+16."), dbl("7E23"), dbl("1,5"), dbl("1 5"), dbl("nan")]).to.deep.equal([-0.5, 16, 7e23, INVALID, INVALID, INVALID]);
     expect(scalarConverter("FLOAT")("0.1")).to.equal(Math.fround(0.1));
+    // Out of the type's range: the number would be infinite, which no attribute holds.
+    expect([dbl("1e400"), dbl("-1e309"), dbl("1.7976931348623157e308")]).to.deep.equal([INVALID, INVALID, 1.7976931348623157e308]);
+    expect([scalarConverter("FLOAT")("1e39"), scalarConverter("FLOAT")("3e38")]).to.deep.equal([INVALID, Math.fround(3e38)]);
     const bool = scalarConverter("BOOL");
     expect(["true", "True", "TRUE", "1", "false", "False", "FALSE", "0", "tRuE", "yes"].map(bool)).to.deep.equal([true, true, true, true, false, false, false, false, INVALID, INVALID]);
     expect(scalarConverter("FIXED_BINARY", 4)("abcd")).to.equal("abcd");
