@@ -5,18 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { check } from "./helpers.js";
 import { SOURCE_DIR } from "./valid.test.js";
-
-/** A small deterministic PRNG (mulberry32), so failures reproduce. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as rng } from "../../../tools/bench/rmat.js";
 
 function mutate(text: string, rand: () => number): string {
   const tokens = text.match(/\s+|[A-Za-z_@][\w@']*|\d+(?:\.\d+)?|"(?:[^"\\]|\\.)*"|./gs) ?? [];

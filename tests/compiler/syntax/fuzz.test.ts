@@ -10,20 +10,11 @@ import { analyzeSource } from "../../../compiler/front-end.js";
 import { walkAst } from "../../../compiler/ast/walk.js";
 import { dumpAst } from "../../../compiler/ast/dump.js";
 import type { AstScript } from "../../../compiler/ast/index.js";
+import { mulberry32 as prng } from "../../../tools/bench/rmat.js";
 
 const corpusDir = fileURLToPath(new URL("../../../../tests/compiler/corpus/", import.meta.url));
 const seed = Number(process.env.FUZZ_SEED ?? 20240601);
 const count = Number(process.env.FUZZ_COUNT ?? 2000);
-
-/** mulberry32: a small seeded PRNG, so every run sees the same inputs. */
-function prng(state: number): () => number {
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The corpus cut into top-level chunks (each CREATE ... block or command), as token lists. */
 function corpusChunks(): string[][] {

@@ -4,15 +4,7 @@ import { expect } from "chai";
 import { createStore, StoreError, type GraphStore } from "../../../runtime-wasm/store/index.js";
 import { dumpStore } from "./dump.js";
 import { socialSchema } from "./fixtures.js";
-
-function prng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as prng } from "../../../tools/bench/rmat.js";
 
 const ATOMS: unknown[] = [null, undefined, 0, -1, 1.5, NaN, Infinity, 2n ** 70n, -(2n ** 64n), "", "x", "Person", "City", "Knows", "age", "tags", "+", "&", "bogus", "1e400", "2020-02-30", true, false, [], {}, Symbol("s"), () => 1, new Uint8Array(3), { keylist: [1], valuelist: [] }, { __proto__: { x: 1 } }, "\u0000\uffff", "é".repeat(300)];
 

@@ -10,16 +10,7 @@ import { createStore, loadStore, StoreError, type AttrWrite, type EdgeColumns, t
 import { dumpSnapshot, dumpStore, type StoreDump } from "./dump.js";
 import { attr, BOOL, DOUBLE, edge, INT, schemaOf, STRING, vertex } from "./fixtures.js";
 import { modelUpsert, ReferenceModel } from "./reference-model.js";
-
-/** mulberry32: small, seedable, good enough for test sequences. */
-function prng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as prng } from "../../../tools/bench/rmat.js";
 
 interface Variant {
   x: boolean;

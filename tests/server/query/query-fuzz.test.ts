@@ -5,18 +5,7 @@
 // never a 5xx, never a hang; and the server answers normally afterwards.
 import { expect } from "chai";
 import { ok, startQueryServer, type QueryServer } from "./query-fixture.js";
-
-/** Deterministic pseudo-random numbers (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as random } from "../../../tools/bench/rmat.js";
 
 const QUERIES = ["scalars", "sets", "typed_vertex", "any_vertex", "typed_set", "any_set", "slow_count"];
 const NAMES = ["i", "u", "d", "b", "s", "t", "k", "xs", "ss", "p", "p.type", "v", "v.type", "ps", "vs", "vs[0]", "vs[0].type", "vs[1]", "vs[-1]", "vs[]", "vs[0", "spins", "timeout", "query", "__GQUERY__monitor", "__GQUERY__USING_ALL_ACTIVE_MODE", "zz", ""];
