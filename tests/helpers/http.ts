@@ -9,6 +9,15 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** A response body parsed as JSON, or undefined when it is not JSON (an answer's `json`). */
+export function jsonOrUndefined(text: string): any {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Options as for startServer (an engine with a schema, a clock, limits); the port is ephemeral. */
 export async function startTestServer(options: Partial<ServeOptions> = {}): Promise<TestServer> {
   const logged: string[] = [];
@@ -17,12 +26,7 @@ export async function startTestServer(options: Partial<ServeOptions> = {}): Prom
   const request = async (method: string, path: string, body?: string, headers?: Record<string, string>) => {
     const res = await fetch(base + path, { method, body, headers });
     const text = await res.text();
-    let json: any = undefined;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
+    const json = jsonOrUndefined(text);
     return { status: res.status, json, text };
   };
   return {

@@ -3,7 +3,7 @@
 // Each is answered with the error envelope and a 4xx status, never 5xx; the server stays up;
 // the data is exactly as before.
 import { expect } from "chai";
-import { startTestServer, type TestServer } from "../helpers/http.js";
+import { startTestServer, type TestServer, jsonOrUndefined } from "../helpers/http.js";
 import { socialEngine } from "./graph-fixture.js";
 
 const SEED_DATA = {
@@ -61,12 +61,7 @@ describe("REST bad input (generated and hand-written)", function () {
       for (const path of ["/graph/social", "/builtins/social"]) {
         const r = await fetch(t.url(path), { method: "POST", body });
         const text = await r.text();
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
+        const json = jsonOrUndefined(text);
         expectEnvelope({ status: r.status, json, text }, `${path} body #${i}`);
       }
     }

@@ -4,6 +4,7 @@
 // helpers that set up users with roles, secrets and tokens through the real commands.
 import { startServer, type RunningServer, type ServeOptions } from "../../../server/serve.js";
 import { splitAnswer, type GsqlAnswer } from "../gsql/gsql-helpers.js";
+import { jsonOrUndefined } from "../../helpers/http.js";
 
 export const TEST_SCRYPT = { N: 1024, r: 8, p: 1 };
 
@@ -54,12 +55,7 @@ export async function startAuthServer(options: Partial<ServeOptions> = {}): Prom
     if (authorization !== undefined) headers.Authorization = authorization;
     const res = await fetch(base + path, { method, headers, body });
     const text = await res.text();
-    let json: any;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
+    const json = jsonOrUndefined(text);
     return { status: res.status, text, json };
   };
   return {

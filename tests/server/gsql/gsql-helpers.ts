@@ -5,6 +5,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 import { startServer, type RunningServer } from "../../../server/serve.js";
+import { jsonOrUndefined } from "../../helpers/http.js";
 
 export interface GsqlAnswer {
   status: number;
@@ -56,12 +57,7 @@ export async function startGsqlServer(): Promise<GsqlTestServer> {
     get: async (path) => {
       const res = await fetch(gsqlUrl + path);
       const text = await res.text();
-      let json: any;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        json = undefined;
-      }
+      const json = jsonOrUndefined(text);
       return { status: res.status, text, json };
     },
     close: () => server.close(),

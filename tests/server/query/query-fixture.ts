@@ -4,6 +4,7 @@
 // and fetch() cannot send one.
 import { request } from "node:http";
 import { startGsqlServer, type GsqlTestServer } from "../gsql/gsql-helpers.js";
+import { jsonOrUndefined } from "../../helpers/http.js";
 
 export const SCHEMA_AND_QUERIES = `
 CREATE VERTEX Person (PRIMARY_ID id STRING, age INT, score DOUBLE)
@@ -50,12 +51,7 @@ export async function startQueryServer(): Promise<QueryServer> {
         res.on("data", (c: Buffer) => chunks.push(c));
         res.on("end", () => {
           const text = Buffer.concat(chunks).toString("utf8");
-          let json: any;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            json = undefined;
-          }
+          const json = jsonOrUndefined(text);
           resolve({ status: res.statusCode ?? 0, text, json });
         });
       });
