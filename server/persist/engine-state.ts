@@ -82,8 +82,7 @@ export async function openDurableEngine(
   options: PersistenceOptions & EngineStateOptions = {},
 ): Promise<{ persistence: Persistence; report: RecoveryReport }> {
   if (engine.commandLog) throw new Error("the engine already has a command log attached");
-  const { schema } = engine.catalogImage();
-  if (engine.storeIfCreated || !engine.catalogIsEmpty || !isDeepStrictEqual(schema, emptySchema())) {
+  if (engine.storeIfCreated || !engine.catalogIsEmpty || !isDeepStrictEqual(engine.schema, emptySchema())) {
     // Recovery would mix the two histories, and those changes would never reach the log.
     throw new Error("the engine already holds a schema or data: attach the data directory before making changes");
   }
