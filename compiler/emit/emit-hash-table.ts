@@ -53,9 +53,10 @@ function slotAddress(cx: EmitContext, t: Local, hash: Expr): Expr {
   return m.add("i32", m.load("i32", t.get(), HT.index), m.shl("i32", m.and("i32", hash, m.load("i32", t.get(), HT.mask)), m.i32(2)));
 }
 
-function entryAddress(cx: EmitContext, t: Expr, n: Expr): Expr {
+function entryAddress(cx: EmitContext, t: Local, n: Expr): Expr {
   const m = cx.m;
-  return m.add("i32", m.load("i32", t, HT.entries), m.mul("i32", n, m.load("i32", t, HT.entrySize)));
+  // a fresh read of `t` per use: Binaryen's passes need every expression node used once
+  return m.add("i32", m.load("i32", t.get(), HT.entries), m.mul("i32", n, m.load("i32", t.get(), HT.entrySize)));
 }
 
 /** Rebuilds entries (dropping removed ones) and index with room for twice the live count. */
@@ -140,7 +141,7 @@ function probe(cx: EmitContext, f: FunctionScope, key: IrType, t: Local, k: Loca
         m.if(
           m.ne("i32", n.get(), m.i32(TOMBSTONE)),
           m.seq(
-            e.set(entryAddress(cx, t.get(), m.sub("i32", n.get(), m.i32(1)))),
+            e.set(entryAddress(cx, t, m.sub("i32", n.get(), m.i32(1)))),
             m.if(
               m.and("i32", m.eq("i32", m.load("i32", e.get(), Entry.hash), h.get()), eqValue(cx, key, loadValue(cx, key, e.get(), Entry.key), k.get())),
               onMatch(slot, e),
@@ -188,7 +189,7 @@ export function htInsert(cx: EmitContext, key: IrType, table: Expr, k: Expr): Ex
       existing.set(htFind(cx, key, t.get(), kk.get())),
       m.if(existing.get(), m.return(existing.get())),
       m.if(m.eq("i32", m.load("i32", t.get(), HT.used), m.load("i32", t.get(), HT.cap)), m.call(htGrow(cx), [t.get()], "none")),
-      e.set(entryAddress(cx, t.get(), m.load("i32", t.get(), HT.used))),
+      e.set(entryAddress(cx, t, m.load("i32", t.get(), HT.used))),
       m.memoryFill(e.get(), m.i32(0), m.load("i32", t.get(), HT.entrySize)),
       m.store("i32", e.get(), h.get(), Entry.hash),
       m.store("i32", e.get(), m.i32(1), Entry.live),
@@ -291,7 +292,7 @@ export function htForEach(cx: EmitContext, f: FunctionScope, table: Expr, body: 
     m.if(
       m.ne("i32", t.get(), m.i32(0)),
       f.forRange(i, m.i32(0), m.load("i32", t.get(), HT.used), (labels) => [
-        e.set(entryAddress(cx, t.get(), i.get())),
+        e.set(entryAddress(cx, t, i.get())),
         m.brIf(labels.next, m.eqz("i32", m.load("i32", e.get(), Entry.live))),
         ...body(e, labels),
       ]),
