@@ -21,7 +21,7 @@
 // Values come back exactly as they were: same JS types (bigint stays bigint), same keys in
 // the same order, same order of items.
 import type { AttrValue } from "../../runtime-wasm/schema/types.js";
-import type { AttributeWrite, EdgeWrite, LoadBatch, VertexWrite, WriteOp } from "../loading/sink.js";
+import { edgeCount, emptyBatch, pushEdge, type AttributeWrite, type EdgeRun, type LoadBatch, type VertexId, type VertexWrite, type WriteOp } from "../loading/sink.js";
 import { decodeCommand, encodeCommand, type CommandValue } from "./command-codec.js";
 
 export const LOAD_BATCH_FORMAT = 0x42; // 'B'
@@ -52,11 +52,11 @@ const V_ARRAY = 6;
 const V_OBJECT = 7;
 
 export function encodeLoadBatchCommand(command: LoadBatchCommandShape): Buffer {
-  const w = new ByteWriter(1024 + command.batch.edges.length * 8 + command.batch.vertices.length * 8);
+  const w = new ByteWriter(1024 + edgeCount(command.batch) * 8 + command.batch.vertices.length * 8);
   w.u8(LOAD_BATCH_FORMAT);
   w.u8(VERSION);
   w.str(command.graph);
-  const { vertices, edges, vertexDeletes, edgeDeletes } = command.batch;
+  const { vertices, edgeRuns, vertexDeletes, edgeDeletes } = command.batch;
   const vertexRuns = runs(vertices, sameVertexRun);
   w.u32(vertexRuns.length);
   for (const [start, end] of vertexRuns) {
@@ -68,19 +68,25 @@ export function encodeLoadBatchCommand(command: LoadBatchCommandShape): Buffer {
     writeColumn(w, end - start, (i) => vertices[start + i]!.id as AttrValue);
     writeAttributeColumns(w, vertices, start, end);
   }
-  const edgeRuns = runs(edges, sameEdgeRun);
-  w.u32(edgeRuns.length);
-  for (const [start, end] of edgeRuns) {
-    const first = edges[start]!;
-    w.str(first.type);
-    w.str(first.from.type);
-    w.str(first.to.type);
-    w.u8(first.vertexMustExist ? 1 : 0);
+  const parts: [EdgeRun, number, number][] = [];
+  for (const run of edgeRuns) {
+    const attributes = run.attributes;
+    if (attributes === undefined) parts.push([run, 0, run.from.length]);
+    else for (const [start, end] of runs(attributes, sameSignature)) parts.push([run, start, end]);
+  }
+  w.u32(parts.length);
+  for (const [run, start, end] of parts) {
+    w.str(run.type);
+    w.str(run.fromType);
+    w.str(run.toType);
+    w.u8(run.vertexMustExist ? 1 : 0);
     w.u32(end - start);
-    writeSignature(w, first.attributes);
-    writeColumn(w, end - start, (i) => edges[start + i]!.from.id as AttrValue);
-    writeColumn(w, end - start, (i) => edges[start + i]!.to.id as AttrValue);
-    writeAttributeColumns(w, edges, start, end);
+    const attributes = run.attributes;
+    writeSignature(w, attributes?.[start] ?? []);
+    writeColumn(w, end - start, (i) => run.from[start + i] as AttrValue);
+    writeColumn(w, end - start, (i) => run.to[start + i] as AttrValue);
+    const k = attributes?.[start]?.length ?? 0;
+    for (let a = 0; a < k; a++) writeColumn(w, end - start, (i) => attributes![start + i]![a]!.value);
   }
   const rest = encodeCommand({ vertexDeletes, edgeDeletes } as unknown as CommandValue);
   w.u32(rest.length);
@@ -104,7 +110,8 @@ export function decodeLoadBatchCommand(payload: Uint8Array): LoadBatchCommandSha
     const columns = signature.map(() => readColumn(r, n));
     for (let i = 0; i < n; i++) vertices.push({ type, id: ids[i]! as VertexWrite["id"], attributes: attributesAt(signature, columns, i), newVertexOnly });
   }
-  const edges: EdgeWrite[] = [];
+  // Runs are rebuilt item by item, as the loader built them (parts of one run join again).
+  const batch = emptyBatch();
   for (let runCount = r.u32(); runCount > 0; runCount--) {
     const type = r.str();
     const fromType = r.str();
@@ -115,19 +122,11 @@ export function decodeLoadBatchCommand(payload: Uint8Array): LoadBatchCommandSha
     const from = readColumn(r, n);
     const to = readColumn(r, n);
     const columns = signature.map(() => readColumn(r, n));
-    for (let i = 0; i < n; i++) {
-      edges.push({
-        type,
-        from: { type: fromType, id: from[i]! as EdgeWrite["from"]["id"] },
-        to: { type: toType, id: to[i]! as EdgeWrite["to"]["id"] },
-        attributes: attributesAt(signature, columns, i),
-        vertexMustExist,
-      });
-    }
+    for (let i = 0; i < n; i++) pushEdge(batch, type, fromType, toType, vertexMustExist, from[i]! as VertexId, to[i]! as VertexId, attributesAt(signature, columns, i));
   }
   const rest = decodeCommand(r.bytes(r.u32())) as unknown as Pick<LoadBatch, "vertexDeletes" | "edgeDeletes">;
   if (!r.atEnd) throw new Error("logged load batch has bytes after its end");
-  return { kind: "load-batch", graph, batch: { vertices, edges, vertexDeletes: rest.vertexDeletes, edgeDeletes: rest.edgeDeletes } };
+  return { kind: "load-batch", graph, batch: { vertices, edgeRuns: batch.edgeRuns, vertexDeletes: rest.vertexDeletes, edgeDeletes: rest.edgeDeletes } };
 }
 
 /** [start, end) ranges of consecutive items for which `same(first, item)` holds. */
@@ -144,10 +143,6 @@ function runs<T>(items: readonly T[], same: (a: T, b: T) => boolean): [number, n
 
 function sameVertexRun(a: VertexWrite, b: VertexWrite): boolean {
   return a.type === b.type && a.newVertexOnly === b.newVertexOnly && sameSignature(a.attributes, b.attributes);
-}
-
-function sameEdgeRun(a: EdgeWrite, b: EdgeWrite): boolean {
-  return a.type === b.type && a.from.type === b.from.type && a.to.type === b.to.type && a.vertexMustExist === b.vertexMustExist && sameSignature(a.attributes, b.attributes);
 }
 
 function sameSignature(a: readonly AttributeWrite[], b: readonly AttributeWrite[]): boolean {
