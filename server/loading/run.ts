@@ -72,7 +72,7 @@ export interface LoadResult {
 }
 
 export const DEFAULT_MAX_LINE_LENGTH = 16 << 20;
-const FLUSH_OBJECTS = Number(process.env.FLUSH_OBJECTS ?? 8192);
+const FLUSH_OBJECTS = 8192;
 
 /** Loads `sources` (file variable → data) through the job. Variables not given are not run. */
 export async function runLoad(plan: LoadingJobPlan, sources: ReadonlyMap<string, LineSource>, sink: LoadSink, options: LoadOptions = {}): Promise<LoadResult> {
