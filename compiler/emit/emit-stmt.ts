@@ -14,6 +14,7 @@ import { GG } from "./emit-graph.js";
 import { Entry } from "./emit-hash-table.js";
 import { heapLength, heapNew, heapSorted } from "./emit-heap.js";
 import { emitPrint } from "./emit-print.js";
+import { accumulateNested, nestedLevels } from "./emit-nested-entry.js";
 import { emitPrintln, fileOpen } from "./emit-file.js";
 import { emitAttrWrite, emitDelete, emitInsertEdge, emitInsertVertex } from "./emit-dml.js";
 import { primeCapture, primeDeclare } from "./emit-prime.js";
@@ -226,7 +227,13 @@ function write(qe: QueryEmitter, target: IrTarget, value: IrExpr, accumulate: bo
   // What one write does, given the state address and operand values.
   let operands: { expr: Expr; type: IrType }[];
   let apply: (st: Expr, ops: Expr[]) => Expr;
-  if (value.e === "entry") {
+  const nested = value.e === "entry" ? nestedLevels(value) : undefined;
+  if (nested) {
+    const parts = [...nested.keys.flat(), ...nested.values];
+    operands = parts.map((e) => ({ expr: emitExpr(qe, e), type: e.type }));
+    const shape = { keys: nested.keys.map((k) => k.map((e) => e.type)), values: nested.values.map((e) => e.type) };
+    apply = (st, ops) => accumulateNested(cx, accum, st, shape, ops);
+  } else if (value.e === "entry") {
     operands = [...value.keys, ...value.values].map((e) => ({ expr: emitExpr(qe, e), type: e.type }));
     const nk = value.keys.length;
     apply = (st, ops) =>
