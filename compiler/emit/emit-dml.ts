@@ -4,6 +4,9 @@
 // which the host applies through the store once the run has succeeded.
 import { Dml } from "../../runtime-wasm/query/abi.js";
 import type { IrExpr, IrStmt, IrTarget } from "../ir/ir.js";
+import type { IrAccum } from "../ir/types.js";
+import { accumulateEntry, newContainer } from "./emit-accum.js";
+import { alloc } from "./emit-arena.js";
 import { emitExpr } from "./emit-expr.js";
 import { vertexTypeOrdinal, vidTypeOrdinal } from "./emit-graph.js";
 import { outReserve, swapStreams } from "./emit-output.js";
@@ -89,7 +92,7 @@ export function emitInsertVertex(qe: QueryEmitter, s: Extract<IrStmt, { s: "inse
     u32(qe, m.i32(typeBinding)),
     writeValue(qe.cx, s.id.type, emitExpr(qe, s.id)),
     u32(qe, m.i32(attrs.length)),
-    ...attrs.flatMap((a) => [u32(qe, m.i32(attrBinding(qe, "vertex", s.vertexType, a.name!))), writeValue(qe.cx, a.value.type, emitExpr(qe, a.value))]),
+    ...attrs.flatMap((a) => [u32(qe, m.i32(attrBinding(qe, "vertex", s.vertexType, a.name!))), writeAttrValue(qe, a.value)]),
   ]);
 }
 
@@ -110,7 +113,7 @@ export function emitInsertEdge(qe: QueryEmitter, s: Extract<IrStmt, { s: "insert
     ...endpoint(s.from, s.fromType, "from"),
     ...endpoint(s.to, s.toType, "to"),
     u32(qe, m.i32(attrs.length)),
-    ...attrs.flatMap((a) => [u32(qe, m.i32(attrBinding(qe, "edge", s.edgeType, a.name!))), writeValue(qe.cx, a.value.type, emitExpr(qe, a.value))]),
+    ...attrs.flatMap((a) => [u32(qe, m.i32(attrBinding(qe, "edge", s.edgeType, a.name!))), writeAttrValue(qe, a.value)]),
   ]);
 }
 
@@ -152,3 +155,20 @@ export function emitDelete(qe: QueryEmitter, target: IrExpr): Expr {
 
 // FILE output (emit-file.ts) writes its records into the same log.
 export { record as dmlRecord, op as dmlOp, u32 as dmlU32 };
+
+/** An INSERT value: a `(k -> v)` entry is a one-entry MAP value; anything else as it is. */
+function writeAttrValue(qe: QueryEmitter, value: IrExpr): Expr {
+  if (value.e !== "entry") return writeValue(qe.cx, value.type, emitExpr(qe, value));
+  const m = qe.m;
+  const cx = qe.cx;
+  if (value.keys.length !== 1 || value.values.length !== 1) throw new UnsupportedError("an entry with several keys or values as an attribute value");
+  const map: IrAccum = { a: "map", key: value.keys[0]!.type, value: { a: "replace", elem: value.values[0]!.type } };
+  const cell = qe.f.local("i32", "entry_map");
+  const built = m.block(null, [
+    cell.set(alloc(cx, m.i32(8))),
+    m.store("i32", cell.get(), newContainer(cx, map)),
+    accumulateEntry(cx, map, cell.get(), [{ expr: emitExpr(qe, value.keys[0]!), type: map.key }], [{ expr: emitExpr(qe, value.values[0]!), type: value.values[0]!.type }]),
+    m.load("i32", cell.get()),
+  ], "i32");
+  return writeValue(cx, { t: "accum", accum: map }, built);
+}
