@@ -651,7 +651,7 @@ arith
     | GLOBAL_ACCUM                                         # globalAccum
     | LOCAL_ACCUM                                          # localAccum
     | identifier DOT STAR                                  # typeStar
-    | functionName LPAREN DISTINCT? args? RPAREN           # call
+    | functionName LPAREN (DISTINCT? args? | STAR) RPAREN  # call
     | TRIM LPAREN ((LEADING | TRAILING | BOTH)? arith? FROM)? arith RPAREN   # trim
     | RANGE LBRACK expr COMMA expr RBRACK                  # range
     | INTERVAL arith identifier                            # interval

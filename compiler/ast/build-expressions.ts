@@ -143,6 +143,7 @@ export class ExpressionBuilder extends GSQLParserVisitor<AstExpr> {
     const call: AstCall = {
       kind: "Call", callee: this.b.ident(name), args: this.args(ctx.args()),
       keyword: name.identifier() === null, distinct: ctx.DISTINCT() !== null, range: this.b.range(ctx),
+      ...(ctx.STAR() !== null ? { star: true } : {}),
     };
     return reduceFromCall(call) ?? call;
   };

@@ -79,6 +79,8 @@ export interface AstCall extends AstNodeBase {
   args: AstExpr[];
   keyword: boolean;
   distinct: boolean;
+  /** `COUNT(*)`: the argument list is a `*` (then `args` is empty). */
+  star?: boolean;
 }
 
 /** `object[index]` (ArrayAccum elements, `@@a[i][j]`). */

@@ -42,6 +42,10 @@ function checkArgs(cx: QueryContext, name: string, kinds: ArgKind[], optional: n
 export function bindCall(cx: QueryContext, e: AstCall): BoundExpr {
   const range = e.range;
   const name = e.callee.name;
+  if (e.star) {
+    cx.error("GSQL3060", range, { name });
+    return errorExpr(range);
+  }
   if (name.toLowerCase() === "selectvertex") return bindSelectVertex(cx, e);
   const tuple = cx.lookupTuple(name);
   if (tuple) {

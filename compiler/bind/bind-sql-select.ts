@@ -20,8 +20,11 @@ interface AggregateCall {
 
 /** `COUNT(x)`, `SUM(DISTINCT x)`, ...: an aggregate over the rows when it is a whole column. */
 function aggregateCall(e: AstExpr): AggregateCall | undefined {
-  if (e.kind !== "Call" || e.args.length !== 1) return undefined;
+  if (e.kind !== "Call") return undefined;
   const fn = AGGREGATES.find((a) => a === e.callee.name.toUpperCase());
+  // COUNT(*) counts the rows: any argument that is always there does
+  if (e.star) return fn === "COUNT" ? { fn, distinct: false, arg: { kind: "IntLiteral", text: "1", range: e.range } } : undefined;
+  if (e.args.length !== 1) return undefined;
   return fn ? { fn, distinct: e.distinct, arg: e.args[0]! } : undefined;
 }
 

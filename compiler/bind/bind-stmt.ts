@@ -69,6 +69,7 @@ function bindStatement(cx: QueryContext, s: AstStatement): BoundStmt | BoundStmt
     case "Assign":
       return bindAssign(cx, s);
     case "ExprStatement": {
+      if (s.expr.kind === "Call" && s.expr.callee.name.toLowerCase() === "reset_collection_accum") return bindResetAccum(cx, s.expr.args, range);
       const expr = bindExpr(cx, s.expr);
       if (!["call", "method", "subquery"].includes(expr.kind) && expr.type.kind !== "error") {
         cx.error("GSQL3035", range, { what: "an expression without effect", where: "as a statement" });
@@ -597,3 +598,31 @@ function returnFits(expected: GType, actual: GType): boolean {
 }
 
 export { vertexTypesOf };
+
+/** The accumulators reset_collection_accum empties. */
+const RESETTABLE = new Set(["ListAccum", "SetAccum", "BagAccum", "MapAccum", "HeapAccum", "GroupByAccum"]);
+
+/** `reset_collection_accum(@x)` (or `@@x`): a statement of the query body. */
+function bindResetAccum(cx: QueryContext, args: AstExpr[], range: SourceRange): BoundStmt | undefined {
+  const name = "reset_collection_accum";
+  if (cx.level !== "query") {
+    cx.error("GSQL3035", range, { what: `${name}()`, where: `in ${LEVEL_NAMES[cx.level]}` });
+    return undefined;
+  }
+  const arg = args[0];
+  if (args.length !== 1 || arg === undefined) {
+    cx.error("GSQL3006", range, { name, expected: 1, actual: args.length });
+    return undefined;
+  }
+  if (arg.kind !== "AccumRef") {
+    cx.error("GSQL3007", arg.range, { index: 1, name, expected: "an accumulator name (@x or @@x)", actual: "an expression" });
+    return undefined;
+  }
+  const decl = lookupAccum(cx, arg.scope, arg.name, arg.range);
+  if (!decl) return undefined;
+  if (!RESETTABLE.has(decl.type.accum)) {
+    cx.error("GSQL3007", arg.range, { index: 1, name, expected: "a List, Set, Bag, Map, Heap or GroupBy accumulator", actual: decl.type.accum });
+    return undefined;
+  }
+  return { kind: "resetAccum", decl, range };
+}

@@ -211,6 +211,8 @@ export type BoundStmt = StmtBase & (
   | { kind: "vsetAssign"; decl: VertexSetDecl; value: BoundExpr }
   | { kind: "select"; decl: VertexSetDecl; select: BoundSelect }
   | { kind: "expr"; expr: BoundExpr }
+  /** `reset_collection_accum(@x)`: empties the collection accumulator (every vertex's instance). */
+  | { kind: "resetAccum"; decl: AccumDecl }
   | { kind: "if"; branches: { cond: BoundExpr; body: BoundStmt[] }[]; else?: BoundStmt[] }
   | { kind: "case"; subject?: BoundExpr; whens: { when: BoundExpr; body: BoundStmt[] }[]; else?: BoundStmt[] }
   | { kind: "while"; cond: BoundExpr; limit?: BoundExpr; body: BoundStmt[] }

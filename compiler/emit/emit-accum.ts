@@ -13,6 +13,7 @@ import type { IrAccum, IrType } from "../ir/types.js";
 import { accumValueType, isCollectionAccum, sameIrType } from "../ir/types.js";
 import type { EmitContext } from "./context.js";
 import { allocZeroed } from "./emit-arena.js";
+import { arrayAssign, groupByAssign } from "./emit-accum-copy.js";
 import { Entry, htCount, htForEach, htInsert, htNew, HT_INSERTED } from "./emit-hash-table.js";
 import { HeapHeader, heapLength, heapNew, heapPush } from "./emit-heap.js";
 import { listElementAddress, listLength, listNew, listPush, listClear } from "./emit-list.js";
@@ -504,6 +505,10 @@ export function accumAssign(cx: EmitContext, a: IrAccum, state: Expr, value: Exp
       case "bitand":
       case "bitor":
         return m.store("i64", s.get(), v.get());
+      case "groupby":
+        return groupByAssign(cx, a, s.get(), v.get());
+      case "array":
+        return arrayAssign(cx, a, s.get(), v.get());
       default: {
         const clear = m.if(m.load("i32", s.get()), collectionClear(cx, a, m.load("i32", s.get())));
         // `@list = x` with an element: the collection becomes just that element.

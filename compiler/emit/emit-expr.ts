@@ -300,10 +300,16 @@ export function arrayCellState(qe: QueryEmitter, target: IrExpr, indices: IrExpr
   const m = qe.m;
   const cx = qe.cx;
   if (target.type.t !== "accum" || target.type.accum.a !== "array") throw new Error("index of a non-array");
-  const elem = target.type.accum.elem;
+  return arrayCellOf(qe, target.type.accum.elem, emitExpr(qe, target), indices);
+}
+
+/** The state address of cell `indices` of array container `array` (cells of accumulator `elem`). */
+export function arrayCellOf(qe: QueryEmitter, elem: IrAccum, array: Expr, indices: IrExpr[]): Expr {
+  const m = qe.m;
+  const cx = qe.cx;
   const arr = qe.f.local("i32", "arr");
   const at = qe.f.local("i32", "cell");
-  const stmts: Expr[] = [arr.set(emitExpr(qe, target)), at.set(m.i32(0))];
+  const stmts: Expr[] = [arr.set(array), at.set(m.i32(0))];
   indices.forEach((ix, d) => {
     const i = m.convert("i64", "i32", emitExpr(qe, ix));
     const size = m.load("i32", arr.get(), 12 + 4 * d);

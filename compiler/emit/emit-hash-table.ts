@@ -1,11 +1,16 @@
 // The hash table behind SetAccum, BagAccum, MapAccum and GroupByAccum: entries kept in
-// insertion order (so output and iteration order are deterministic) plus an open-addressing
-// index of entry numbers. Functions are specialised per key type (hashing and equality);
-// the value part is opaque bytes whose size the header records.
+// insertion order (so output and iteration order are deterministic) plus, once a table holds
+// more than SMALL_CAPACITY entries, an open-addressing index of entry numbers. Small tables
+// (most per-vertex sets and maps) have no index: a lookup scans their few entries, which
+// costs less than hashing and touches one buffer. Each index slot carries a tag next to the
+// entry number, so a probe compares without visiting the entry: the key itself for keys
+// that are one i32 compared by value (vertices), else the key's hash. Functions are
+// specialised per key type (hashing, equality); the value part is opaque bytes whose size
+// the header records.
 //
-//   header  [count, used, capacity, entries, index, indexMask, entrySize, 0]
+//   header  [count, used, capacity, entries, index (0: none), indexMask, entrySize, 0]
 //   entry   [u32 hash, u32 live] [key: 8 bytes] [value: entrySize - 16 bytes]
-//   index   u32 per slot: 0 empty, TOMBSTONE removed, else entry number + 1
+//   index   8 bytes per slot: [n: 0 empty, TOMBSTONE removed, else entry number + 1] [tag]
 import type { IrType } from "../ir/types.js";
 import type { EmitContext } from "./context.js";
 import { alloc, allocBuffer, freeBuffer } from "./emit-arena.js";
@@ -16,12 +21,37 @@ import { typeTag, wasmType } from "./wasm-types.js";
 export const HT = { count: 0, used: 4, cap: 8, entries: 12, index: 16, mask: 20, entrySize: 24, size: 32 } as const;
 export const Entry = { hash: 0, live: 4, key: 8, value: 16 } as const;
 const TOMBSTONE = -1;
+/** Tables up to this capacity keep no index. */
+export const SMALL_CAPACITY = 8;
+const SLOT_BYTES = 8;
+const Slot = { n: 0, tag: 4 } as const;
 /** Set after ht_insert: 1 when the key was new (its value bytes are then zeroed). */
 export const HT_INSERTED = "ht_inserted";
 
 /** Entry size for a value part of `valueBytes`. */
 export function entrySize(valueBytes: number): number {
   return Entry.value + Math.ceil(valueBytes / 8) * 8;
+}
+
+/** Keys that are one i32 compared by value: the index slot's tag is the key itself. */
+function directKey(key: IrType): boolean {
+  return wasmType(key) === "i32" && key.t !== "tuple" && key.t !== "edge";
+}
+
+/** The hash a table uses for `key`: a cheap multiplicative mix for direct keys. */
+function keyHash(cx: EmitContext, key: IrType, k: Expr): Expr {
+  const m = cx.m;
+  if (!directKey(key)) return hashValue(cx, key, k);
+  const name = cx.helper("hash_i32", [{ name: "k", type: "i32" }], "i32", (f) => {
+    const h = f.local("i32", "h");
+    return [h.set(m.mul("i32", f.param(0).get(), m.i32(0x9e3779b1 | 0))), m.xor("i32", h.get(), m.shr("i32", h.get(), m.i32(16), true))];
+  });
+  return m.call(name, [k], "i32");
+}
+
+/** Where a table's index slots keep their tag, read from an entry when the index is rebuilt. */
+function tagOffset(key: IrType): number {
+  return directKey(key) ? Entry.key : Entry.hash;
 }
 
 /** A new empty table whose entries carry `valueBytes` of value. */
@@ -47,10 +77,10 @@ export function htCount(cx: EmitContext, table: Expr): Expr {
   return m.call(name, [table], "i32");
 }
 
-/** Slot address in the index for a hash after `probe` steps. */
+/** Slot address in the index for a hash after some probe steps. */
 function slotAddress(cx: EmitContext, t: Local, hash: Expr): Expr {
   const m = cx.m;
-  return m.add("i32", m.load("i32", t.get(), HT.index), m.shl("i32", m.and("i32", hash, m.load("i32", t.get(), HT.mask)), m.i32(2)));
+  return m.add("i32", m.load("i32", t.get(), HT.index), m.shl("i32", m.and("i32", hash, m.load("i32", t.get(), HT.mask)), m.i32(3)));
 }
 
 function entryAddress(cx: EmitContext, t: Expr, n: Expr): Expr {
@@ -58,10 +88,19 @@ function entryAddress(cx: EmitContext, t: Expr, n: Expr): Expr {
   return m.add("i32", m.load("i32", t, HT.entries), m.mul("i32", n, m.load("i32", t, HT.entrySize)));
 }
 
-/** Rebuilds entries (dropping removed ones) and index with room for twice the live count. */
-function htGrow(cx: EmitContext): string {
+/** Bytes of a table's index (0 when it has none). */
+function indexBytes(cx: EmitContext, t: Expr): Expr {
   const m = cx.m;
-  return cx.helper("ht_grow", [{ name: "t", type: "i32" }], "none", (f) => {
+  return m.mul("i32", m.add("i32", m.load("i32", t, HT.mask), m.i32(1)), m.i32(SLOT_BYTES));
+}
+
+/**
+ * Rebuilds entries (dropping removed ones) with room for twice the live count, and the
+ * index when that capacity is past SMALL_CAPACITY. `tagAt`: where an entry keeps its tag.
+ */
+function htGrow(cx: EmitContext, tagAt: number): string {
+  const m = cx.m;
+  return cx.helper(`ht_grow_${tagAt}`, [{ name: "t", type: "i32" }], "none", (f) => {
     const t = f.param(0);
     const cap = f.local("i32", "cap");
     const size = f.local("i32", "size");
@@ -71,44 +110,44 @@ function htGrow(cx: EmitContext): string {
     const out = f.local("i32", "out");
     const e = f.local("i32", "e");
     const h = f.local("i32", "h");
+    const slot = f.local("i32", "slot");
     const esize = f.local("i32", "esize");
+    const indexed = f.local("i32", "indexed");
+    const newSlot = () => m.add("i32", index.get(), m.shl("i32", m.and("i32", h.get(), m.sub("i32", size.get(), m.i32(1))), m.i32(3)));
     return [
       esize.set(m.load("i32", t.get(), HT.entrySize)),
       cap.set(m.select(m.lt("i32", m.load("i32", t.get(), HT.count), m.i32(4), true), m.i32(8), m.shl("i32", m.load("i32", t.get(), HT.count), m.i32(1)))),
       entries.set(allocBuffer(cx, m.mul("i32", cap.get(), esize.get()))),
-      // index: a power of two at least twice the capacity
-      size.set(m.shl("i32", m.i32(1), m.sub("i32", m.i32(33), m.clz("i32", m.sub("i32", cap.get(), m.i32(1)))))),
-      index.set(allocBuffer(cx, m.shl("i32", size.get(), m.i32(2)))),
-      m.memoryFill(index.get(), m.i32(0), m.shl("i32", size.get(), m.i32(2))),
+      indexed.set(m.gt("i32", cap.get(), m.i32(SMALL_CAPACITY), true)),
+      // index: a power of two at least twice the capacity (size 1, mask 0, without one)
+      size.set(m.select(indexed.get(), m.shl("i32", m.i32(1), m.sub("i32", m.i32(33), m.clz("i32", m.sub("i32", cap.get(), m.i32(1))))), m.i32(1))),
+      index.set(m.i32(0)),
+      m.if(
+        indexed.get(),
+        m.seq(index.set(allocBuffer(cx, m.mul("i32", size.get(), m.i32(SLOT_BYTES)))), m.memoryFill(index.get(), m.i32(0), m.mul("i32", size.get(), m.i32(SLOT_BYTES)))),
+      ),
       f.forRange(i, m.i32(0), m.load("i32", t.get(), HT.used), () => [
         e.set(m.add("i32", m.load("i32", t.get(), HT.entries), m.mul("i32", i.get(), esize.get()))),
         m.if(
           m.load("i32", e.get(), Entry.live),
           m.seq(
             m.memoryCopy(m.add("i32", entries.get(), m.mul("i32", out.get(), esize.get())), e.get(), esize.get()),
-            h.set(m.load("i32", e.get(), Entry.hash)),
-            // linear probing into the fresh index (no tombstones there)
-            m.loop(
-              "reprobe",
+            m.if(
+              indexed.get(),
               m.seq(
-                m.if(
-                  m.load("i32", m.add("i32", index.get(), m.shl("i32", m.and("i32", h.get(), m.sub("i32", size.get(), m.i32(1))), m.i32(2)))),
-                  m.seq(h.set(m.add("i32", h.get(), m.i32(1))), m.br("reprobe")),
-                ),
+                h.set(m.load("i32", e.get(), Entry.hash)),
+                // linear probing into the fresh index (no tombstones there)
+                m.loop("reprobe", m.seq(slot.set(newSlot()), m.if(m.load("i32", slot.get(), Slot.n), m.seq(h.set(m.add("i32", h.get(), m.i32(1))), m.br("reprobe"))))),
+                m.store("i32", slot.get(), m.add("i32", out.get(), m.i32(1)), Slot.n),
+                m.store("i32", slot.get(), m.load("i32", e.get(), tagAt), Slot.tag),
               ),
             ),
-            m.store("i32", m.add("i32", index.get(), m.shl("i32", m.and("i32", h.get(), m.sub("i32", size.get(), m.i32(1))), m.i32(2))), m.add("i32", out.get(), m.i32(1))),
             out.set(m.add("i32", out.get(), m.i32(1))),
           ),
         ),
       ]),
-      m.if(
-        m.load("i32", t.get(), HT.cap),
-        m.seq(
-          freeBuffer(cx, m.load("i32", t.get(), HT.entries), m.mul("i32", m.load("i32", t.get(), HT.cap), esize.get())),
-          freeBuffer(cx, m.load("i32", t.get(), HT.index), m.shl("i32", m.add("i32", m.load("i32", t.get(), HT.mask), m.i32(1)), m.i32(2))),
-        ),
-      ),
+      m.if(m.load("i32", t.get(), HT.cap), freeBuffer(cx, m.load("i32", t.get(), HT.entries), m.mul("i32", m.load("i32", t.get(), HT.cap), esize.get()))),
+      m.if(m.load("i32", t.get(), HT.index), freeBuffer(cx, m.load("i32", t.get(), HT.index), indexBytes(cx, t.get()))),
       m.store("i32", t.get(), entries.get(), HT.entries),
       m.store("i32", t.get(), index.get(), HT.index),
       m.store("i32", t.get(), m.sub("i32", size.get(), m.i32(1)), HT.mask),
@@ -119,40 +158,54 @@ function htGrow(cx: EmitContext): string {
 }
 
 /**
- * The probe loop shared by find/insert/remove: walks the index from the key's hash until an
- * empty slot, calling `onMatch(slot, entry)` for the entry holding the key.
+ * The lookup shared by find/insert/remove: calls `onMatch(slot, entry)` for the entry
+ * holding the key (`slot` is 0 in a table without index) and falls through when the key is
+ * absent. `h` holds the key's hash.
  */
-function probe(cx: EmitContext, f: FunctionScope, key: IrType, t: Local, k: Local, h: Local, onMatch: (slot: Local, entry: Local) => Expr, onEmpty: (slot: Local) => Expr): Expr[] {
+function lookup(cx: EmitContext, f: FunctionScope, key: IrType, t: Local, k: Local, h: Local, onMatch: (slot: Local, entry: Local) => Expr): Expr {
   const m = cx.m;
   const slot = f.local("i32", "slot");
   const n = f.local("i32", "n");
   const e = f.local("i32", "e");
   const step = f.local("i32", "step");
+  const i = f.local("i32", "i");
+  const esize = f.local("i32", "esize");
   const again = f.label("probe");
-  return [
+  const absent = f.label("absent");
+  const direct = directKey(key);
+  const keyEquals = (entry: Expr) => eqValue(cx, key, loadValue(cx, key, entry, Entry.key), k.get());
+  // small table: scan the live entries
+  const scan = m.seq(
+    slot.set(m.i32(0)),
+    esize.set(m.load("i32", t.get(), HT.entrySize)),
+    e.set(m.load("i32", t.get(), HT.entries)),
+    f.forRange(i, m.i32(0), m.load("i32", t.get(), HT.used), () => [
+      m.if(
+        m.and("i32", m.load("i32", e.get(), Entry.live), direct ? keyEquals(e.get()) : m.eq("i32", m.load("i32", e.get(), Entry.hash), h.get())),
+        direct ? onMatch(slot, e) : m.if(keyEquals(e.get()), onMatch(slot, e)),
+      ),
+      e.set(m.add("i32", e.get(), esize.get())),
+    ]),
+  );
+  const tagMatches = m.eq("i32", m.load("i32", slot.get(), Slot.tag), direct ? k.get() : h.get());
+  const probe = m.seq(
     step.set(h.get()),
     m.loop(
       again,
       m.seq(
         slot.set(slotAddress(cx, t, step.get())),
-        n.set(m.load("i32", slot.get())),
-        m.if(m.eqz("i32", n.get()), onEmpty(slot)),
+        n.set(m.load("i32", slot.get(), Slot.n)),
+        m.brIf(absent, m.eqz("i32", n.get())),
         m.if(
-          m.ne("i32", n.get(), m.i32(TOMBSTONE)),
-          m.seq(
-            e.set(entryAddress(cx, t.get(), m.sub("i32", n.get(), m.i32(1)))),
-            m.if(
-              m.and("i32", m.eq("i32", m.load("i32", e.get(), Entry.hash), h.get()), eqValue(cx, key, loadValue(cx, key, e.get(), Entry.key), k.get())),
-              onMatch(slot, e),
-            ),
-          ),
+          m.and("i32", m.ne("i32", n.get(), m.i32(TOMBSTONE)), tagMatches),
+          m.seq(e.set(entryAddress(cx, t.get(), m.sub("i32", n.get(), m.i32(1)))), direct ? onMatch(slot, e) : m.if(keyEquals(e.get()), onMatch(slot, e))),
         ),
         step.set(m.add("i32", step.get(), m.i32(1))),
         m.br(again),
       ),
     ),
-    m.unreachable(),
-  ];
+  );
+  return m.block(absent, [m.if(m.load("i32", t.get(), HT.index), probe, scan)]);
 }
 
 /** Address of the entry holding `key`, or 0 (`table` may be 0: empty). */
@@ -164,9 +217,10 @@ export function htFind(cx: EmitContext, key: IrType, table: Expr, k: Expr): Expr
     const h = f.local("i32", "h");
     return [
       m.if(m.eqz("i32", t.get()), m.return(m.i32(0))),
-      m.if(m.eqz("i32", m.load("i32", t.get(), HT.cap)), m.return(m.i32(0))),
-      h.set(hashValue(cx, key, kk.get())),
-      ...probe(cx, f, key, t, kk, h, (_slot, e) => m.return(e.get()), () => m.return(m.i32(0))),
+      // direct keys in a small table need no hash
+      directKey(key) ? m.if(m.load("i32", t.get(), HT.index), h.set(keyHash(cx, key, kk.get()))) : h.set(keyHash(cx, key, kk.get())),
+      lookup(cx, f, key, t, kk, h, (_slot, e) => m.return(e.get())),
+      m.i32(0),
     ];
   });
   return m.call(name, [table, k], "i32");
@@ -181,13 +235,11 @@ export function htInsert(cx: EmitContext, key: IrType, table: Expr, k: Expr): Ex
     const [t, kk] = [f.param(0), f.param(1)];
     const h = f.local("i32", "h");
     const e = f.local("i32", "ne");
-    const existing = f.local("i32", "found");
     return [
       m.globalSet(HT_INSERTED, m.i32(0)),
-      h.set(hashValue(cx, key, kk.get())),
-      existing.set(htFind(cx, key, t.get(), kk.get())),
-      m.if(existing.get(), m.return(existing.get())),
-      m.if(m.eq("i32", m.load("i32", t.get(), HT.used), m.load("i32", t.get(), HT.cap)), m.call(htGrow(cx), [t.get()], "none")),
+      h.set(keyHash(cx, key, kk.get())),
+      lookup(cx, f, key, t, kk, h, (_slot, found) => m.return(found.get())),
+      m.if(m.eq("i32", m.load("i32", t.get(), HT.used), m.load("i32", t.get(), HT.cap)), m.call(htGrow(cx, tagOffset(key)), [t.get()], "none")),
       e.set(entryAddress(cx, t.get(), m.load("i32", t.get(), HT.used))),
       m.memoryFill(e.get(), m.i32(0), m.load("i32", t.get(), HT.entrySize)),
       m.store("i32", e.get(), h.get(), Entry.hash),
@@ -196,7 +248,7 @@ export function htInsert(cx: EmitContext, key: IrType, table: Expr, k: Expr): Ex
       m.store("i32", t.get(), m.add("i32", m.load("i32", t.get(), HT.used), m.i32(1)), HT.used),
       m.store("i32", t.get(), m.add("i32", m.load("i32", t.get(), HT.count), m.i32(1)), HT.count),
       // claim the first empty or removed slot on the probe path
-      ...probeForFree(cx, f, t, h, m.load("i32", t.get(), HT.used)),
+      m.if(m.load("i32", t.get(), HT.index), m.seq(...probeForFree(cx, f, t, h, m.load("i32", t.get(), HT.used), m.load("i32", e.get(), tagOffset(key))))),
       m.globalSet(HT_INSERTED, m.i32(1)),
       e.get(),
     ];
@@ -204,7 +256,7 @@ export function htInsert(cx: EmitContext, key: IrType, table: Expr, k: Expr): Ex
   return m.call(name, [table, k], "i32");
 }
 
-function probeForFree(cx: EmitContext, f: FunctionScope, t: Local, h: Local, entryNumberPlusOne: Expr): Expr[] {
+function probeForFree(cx: EmitContext, f: FunctionScope, t: Local, h: Local, entryNumberPlusOne: Expr, tag: Expr): Expr[] {
   const m = cx.m;
   const slot = f.local("i32", "fslot");
   const step = f.local("i32", "fstep");
@@ -218,8 +270,11 @@ function probeForFree(cx: EmitContext, f: FunctionScope, t: Local, h: Local, ent
         again,
         m.seq(
           slot.set(slotAddress(cx, t, step.get())),
-          n.set(m.load("i32", slot.get())),
-          m.if(m.or("i32", m.eqz("i32", n.get()), m.eq("i32", n.get(), m.i32(TOMBSTONE))), m.seq(m.store("i32", slot.get(), entryNumberPlusOne), m.br(placed))),
+          n.set(m.load("i32", slot.get(), Slot.n)),
+          m.if(
+            m.or("i32", m.eqz("i32", n.get()), m.eq("i32", n.get(), m.i32(TOMBSTONE))),
+            m.seq(m.store("i32", slot.get(), entryNumberPlusOne, Slot.n), m.store("i32", slot.get(), tag, Slot.tag), m.br(placed)),
+          ),
           step.set(m.add("i32", step.get(), m.i32(1))),
           m.br(again),
         ),
@@ -237,24 +292,16 @@ export function htRemove(cx: EmitContext, key: IrType, table: Expr, k: Expr): Ex
     const h = f.local("i32", "h");
     return [
       m.if(m.eqz("i32", t.get()), m.return(m.i32(0))),
-      m.if(m.eqz("i32", m.load("i32", t.get(), HT.cap)), m.return(m.i32(0))),
-      h.set(hashValue(cx, key, kk.get())),
-      ...probe(
-        cx,
-        f,
-        key,
-        t,
-        kk,
-        h,
-        (slot, e) =>
-          m.seq(
-            m.store("i32", slot.get(), m.i32(TOMBSTONE)),
-            m.store("i32", e.get(), m.i32(0), Entry.live),
-            m.store("i32", t.get(), m.sub("i32", m.load("i32", t.get(), HT.count), m.i32(1)), HT.count),
-            m.return(m.i32(1)),
-          ),
-        () => m.return(m.i32(0)),
+      h.set(keyHash(cx, key, kk.get())),
+      lookup(cx, f, key, t, kk, h, (slot, e) =>
+        m.seq(
+          m.if(slot.get(), m.store("i32", slot.get(), m.i32(TOMBSTONE), Slot.n)),
+          m.store("i32", e.get(), m.i32(0), Entry.live),
+          m.store("i32", t.get(), m.sub("i32", m.load("i32", t.get(), HT.count), m.i32(1)), HT.count),
+          m.return(m.i32(1)),
+        ),
       ),
+      m.i32(0),
     ];
   });
   return m.call(name, [table, k], "i32");
@@ -268,7 +315,7 @@ export function htClear(cx: EmitContext, table: Expr): Expr {
     return m.if(
       m.and("i32", m.ne("i32", t.get(), m.i32(0)), m.ne("i32", m.load("i32", t.get(), HT.cap), m.i32(0))),
       m.seq(
-        m.memoryFill(m.load("i32", t.get(), HT.index), m.i32(0), m.shl("i32", m.add("i32", m.load("i32", t.get(), HT.mask), m.i32(1)), m.i32(2))),
+        m.if(m.load("i32", t.get(), HT.index), m.memoryFill(m.load("i32", t.get(), HT.index), m.i32(0), indexBytes(cx, t.get()))),
         m.store("i32", t.get(), m.i32(0), HT.count),
         m.store("i32", t.get(), m.i32(0), HT.used),
       ),

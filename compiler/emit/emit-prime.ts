@@ -4,7 +4,8 @@
 // vertex's state during a SELECT copies the state aside first. A read of the prime gets the
 // copy when it was taken in the current SELECT, else the state itself (not written yet).
 // A collection's state is its container: the copy is a second container, refilled with the
-// elements (map entries, heap items) at the first write of each SELECT.
+// elements (map entries, heap items, GroupBy entries, array cells) at the first write of
+// each SELECT.
 import type { EmitContext } from "./context.js";
 import { accumAssign, accumRead, accumSize, allocStates } from "./emit-accum.js";
 import { allocZeroed } from "./emit-arena.js";
@@ -15,7 +16,7 @@ import { accumValueType, isCollectionAccum } from "../ir/types.js";
 import { wasmType } from "./wasm-types.js";
 
 /** Collection accumulators whose prime is kept as a copy of the container. */
-const COPYABLE = new Set(["list", "set", "bag", "map", "heap"]);
+const COPYABLE = new Set(["list", "set", "bag", "map", "heap", "groupby", "array"]);
 
 /** The SELECT counter; the prologue of every SELECT increments it. */
 export const SELECT_EPOCH = "select_epoch";

@@ -6,10 +6,10 @@ import { Ctl, FormatKind, RunStatus, RuntimeError } from "../../runtime-wasm/que
 import type { IrExpr, IrStmt, IrTarget } from "../ir/ir.js";
 import { STRING, type IrAccum, type IrTupleType, type IrType } from "../ir/types.js";
 import { G } from "./context.js";
-import { accumAdd, accumAssign, accumInit, accumRead, accumulateEntry, accumWriteInline, allocStates, collectionForEach, groupByKeyTuple, groupByOffsets, newContainer } from "./emit-accum.js";
+import { accumAdd, accumAssign, accumInit, accumRead, accumulateEntry, accumWriteInline, allocStates, collectionClear, collectionForEach, groupByKeyTuple, groupByOffsets, newContainer } from "./emit-accum.js";
 import { alloc } from "./emit-arena.js";
 import { deferWrite } from "./emit-deferred.js";
-import { arrayCellState, convert, emitExpr, vertexState } from "./emit-expr.js";
+import { arrayCellOf, arrayCellState, convert, emitExpr, vertexState } from "./emit-expr.js";
 import { GG } from "./emit-graph.js";
 import { Entry } from "./emit-hash-table.js";
 import { heapLength, heapNew, heapSorted } from "./emit-heap.js";
@@ -53,6 +53,8 @@ export function emitStmt(qe: QueryEmitter, s: IrStmt): Expr {
     }
     case "declAccum":
       return declareAccum(qe, s);
+    case "resetAccum":
+      return resetAccum(qe, s.id);
     case "assign":
     case "accumulate":
       return write(qe, s.target, s.value, s.s === "accumulate");
@@ -143,6 +145,18 @@ function declareAccum(qe: QueryEmitter, s: Extract<IrStmt, { s: "declAccum" }>):
   return m.seq(...out);
 }
 
+/** reset_collection_accum: empties the global container, or every vertex's one. */
+function resetAccum(qe: QueryEmitter, id: number): Expr {
+  const m = qe.m;
+  const cx = qe.cx;
+  const a = qe.accumType(id);
+  const c = qe.f.local("i32", "reset");
+  const clear = (state: Expr) => m.seq(c.set(m.load("i32", state)), m.if(c.get(), collectionClear(cx, a, c.get())));
+  if (qe.accum(id).scope === "global") return clear(m.globalGet(qe.accumGlobal(id), "i32"));
+  const v = qe.f.local("i32", "rv");
+  return qe.f.forRange(v, m.i32(0), m.globalGet(GG.vidBound, "i32"), () => [clear(vertexState(qe, id, v.get()))]);
+}
+
 /** A new ArrayAccum container with the given dimension sizes. */
 export function newArray(qe: QueryEmitter, a: Extract<IrAccum, { a: "array" }>, sizes: Expr[]): Expr {
   const m = qe.m;
@@ -174,9 +188,14 @@ function targetState(qe: QueryEmitter, t: IrTarget): { state: Expr; accum: IrAcc
     }
     case "vacc": {
       const a = qe.accumType(t.id);
-      if (t.indices) throw new UnsupportedError("indexing a vertex-attached ArrayAccum");
       const v = qe.f.local("i32", "tv");
-      return { state: m.block(null, [v.set(emitExpr(qe, t.vertex)), vertexState(qe, t.id, v.get())], "i32"), accum: a, vertex: v };
+      const state = m.block(null, [v.set(emitExpr(qe, t.vertex)), vertexState(qe, t.id, v.get())], "i32");
+      if (t.indices) {
+        // a cell of the vertex's own array
+        if (a.a !== "array") throw new Error("index of a non-array");
+        return { state: arrayCellOf(qe, a.elem, m.load("i32", state), t.indices), accum: a.elem, vertex: v };
+      }
+      return { state, accum: a, vertex: v };
     }
     default:
       throw new Error("not an accumulator target");

@@ -214,6 +214,8 @@ export type IrStmt =
   | { s: "vsetAssign"; id: number; value: IrExpr }
   | { s: "select"; id: number; select: IrSelect }
   | { s: "expr"; expr: IrExpr }
+  /** Empties a collection accumulator: a global one, or every vertex's instance of a vertex-attached one. */
+  | { s: "resetAccum"; id: number }
   | { s: "if"; branches: { cond: IrExpr; body: IrStmt[] }[]; otherwise?: IrStmt[] }
   | { s: "while"; cond: IrExpr; limit?: IrExpr; body: IrStmt[] }
   | { s: "forRange"; id: number; low: IrExpr; high: IrExpr; step?: IrExpr; body: IrStmt[] }

@@ -7,9 +7,11 @@
 // the statement.
 //
 // Semantics chosen where the language reference is silent: without GROUP BY, rows with
-// aggregates are grouped by the non-aggregated columns; with no matched rows the table is
-// empty (also for aggregates without grouping columns); ORDER BY ties come out in no
-// particular order.
+// aggregates are grouped by the non-aggregated columns; aggregates with no grouping column
+// give one row even when no row matched, as in SQL: COUNT is 0 and SUM/MIN/MAX/AVG hold their
+// type's default (0, 0.0, "") since the language has no NULL (HAVING still applies to that
+// row); with grouping columns and no matched rows the table is empty; ORDER BY ties come out
+// in no particular order.
 import type { BoundExpr, BoundSelect, BoundSqlSelect, Decl, SqlColumn } from "../bind/bound.js";
 import type { IrAccum, IrAccumDecl, IrExpr, IrSelect, IrStmt, IrTupleType, IrVarKind } from "./ir.js";
 import { accumValueType, BOOL, DOUBLE, INT, isFloatType, type IrType } from "./types.js";
@@ -57,7 +59,7 @@ export function lowerSqlSelect(host: SqlSelectHost, s: BoundSqlSelect): IrStmt[]
   const grouped = s.distinct || s.columns.some((c) => c.aggregate);
 
   const before: IrStmt[] = [{ s: "declAccum", id: table }];
-  let loop: { ids: number[]; collection: IrExpr; columns: IrStmt[] };
+  let loop: { ids: number[]; collection: IrExpr; columns: IrStmt[]; whenEmpty?: { cond: IrExpr; columns: IrStmt[] } };
   if (!grouped) {
     // every matched row, as it is
     const staged: IrAccum = { a: "list", elem: row };
@@ -97,8 +99,12 @@ export function lowerSqlSelect(host: SqlSelectHost, s: BoundSqlSelect): IrStmt[]
   };
   const columnTuple = tuple(columnVars.map((v, i) => varRef(v, columnTypes[i]!)), row);
   const after: IrStmt[] = [...limits];
+  /** The one row of aggregates over no rows, when the statement has one. */
+  const emptyRow = (emit: IrStmt[]): IrStmt[] =>
+    loop.whenEmpty ? [{ s: "if", branches: [{ cond: loop.whenEmpty.cond, body: [...loop.whenEmpty.columns, ...keep(emit)] }] }] : [];
   if (s.orderBy.length === 0) {
     after.push({ s: "forEach", ids: loop.ids, collection: loop.collection, body: [...loop.columns, ...keep(take(columnTuple))] });
+    after.push(...emptyRow(take(columnTuple)));
   } else {
     const keys = s.orderBy.map((o) => host.expr(o.expr));
     const ranked: IrTupleType = {
@@ -107,12 +113,14 @@ export function lowerSqlSelect(host: SqlSelectHost, s: BoundSqlSelect): IrStmt[]
     };
     const heapAccum: IrAccum = { a: "heap", tuple: ranked, keys: s.orderBy.map((o, i) => ({ field: i, desc: o.desc })) };
     const heap = host.globalAccum(`${s.table.name}_ordered`, heapAccum);
+    const rank: IrStmt = { s: "accumulate", target: { t: "gacc", id: heap }, value: tuple([...keys, ...columnVars.map((v, i) => varRef(v, columnTypes[i]!))], ranked) };
     after.push(
       { s: "declAccum", id: heap, ...(limit !== undefined ? { capacity: binary("add", varRef(offset, INT), varRef(limit, INT), INT) } : {}) },
       {
         s: "forEach", ids: loop.ids, collection: loop.collection,
-        body: [...loop.columns, ...keep([{ s: "accumulate", target: { t: "gacc", id: heap }, value: tuple([...keys, ...columnVars.map((v, i) => varRef(v, columnTypes[i]!))], ranked) }])],
+        body: [...loop.columns, ...keep([rank])],
       },
+      ...emptyRow([rank]),
     );
     const r = host.hiddenVar(`${s.table.name}_ranked`, "loop", ranked);
     const fromRanked = tuple(row.fields.map((f, i) => field(varRef(r, ranked), keys.length + i, f.type)), row);
@@ -127,7 +135,7 @@ export function lowerSqlSelect(host: SqlSelectHost, s: BoundSqlSelect): IrStmt[]
  * (a set for a DISTINCT aggregate), or a count when only DISTINCT asks for the grouping.
  */
 function groupedRows(host: SqlSelectHost, s: BoundSqlSelect, select: IrSelect, before: IrStmt[], columnVars: number[], columnTypes: IrType[]):
-  { ids: number[]; collection: IrExpr; columns: IrStmt[] } {
+  { ids: number[]; collection: IrExpr; columns: IrStmt[]; whenEmpty?: { cond: IrExpr; columns: IrStmt[] } } {
   const keys: { name: string; type: IrType }[] = [];
   const keyExprs: IrExpr[] = [];
   const values: { name: string; accum: IrAccum }[] = [];
@@ -143,7 +151,9 @@ function groupedRows(host: SqlSelectHost, s: BoundSqlSelect, select: IrSelect, b
     }
     const { fn, distinct } = c.aggregate;
     sources.push({ from: "value", index: values.length, fn, distinct });
-    if (distinct && fn !== "MIN" && fn !== "MAX") {
+    // MinAccum<STRING> starts at "" and would keep it: string MIN/MAX go through a set too
+    const stringMinMax = (fn === "MIN" || fn === "MAX") && e.type.t === "scalar" && e.type.name === "STRING";
+    if ((distinct && fn !== "MIN" && fn !== "MAX") || stringMinMax) {
       values.push({ name: c.name, accum: { a: "set", elem: e.type } });
       valueExprs.push(e);
     } else if (fn === "COUNT") {
@@ -165,7 +175,8 @@ function groupedRows(host: SqlSelectHost, s: BoundSqlSelect, select: IrSelect, b
     keys.push({ name: `group_${i}`, type: e.type });
     keyExprs.push(e);
   });
-  if (keys.length === 0) {
+  const ungrouped = keys.length === 0;
+  if (ungrouped) {
     keys.push({ name: "all", type: INT });
     keyExprs.push(int(0));
   }
@@ -199,6 +210,10 @@ function groupedRows(host: SqlSelectHost, s: BoundSqlSelect, select: IrSelect, b
       columns.push({ s: "let", id: columnVars[i]!, init: count });
       return;
     }
+    if (src.fn === "MIN" || src.fn === "MAX") {
+      columns.push(...extremeOfSet(host, `${s.table.name}_extreme_${i}`, value, accum.elem, src.fn, columnVars[i]!));
+      return;
+    }
     const sumType = src.fn === "AVG" ? DOUBLE : type;
     const total = host.hiddenVar(`${s.table.name}_total_${i}`, "global", sumType);
     const item = host.hiddenVar(`${s.table.name}_item_${i}`, "loop", accum.elem);
@@ -216,5 +231,41 @@ function groupedRows(host: SqlSelectHost, s: BoundSqlSelect, select: IrSelect, b
       },
     );
   });
-  return { ids: [...keyVars, ...valueVars], collection: gacc(id, groups), columns };
+  const loop = { ids: [...keyVars, ...valueVars], collection: gacc(id, groups), columns };
+  // DISTINCT alone (no aggregate) over no rows has no row; aggregates always have one
+  if (!ungrouped || !s.columns.some((c) => c.aggregate)) return loop;
+  const size: IrExpr = { e: "method", target: gacc(id, groups), method: "groupBy.size", args: [], type: INT };
+  const whenEmpty = {
+    cond: binary("eq", size, int(0), BOOL),
+    columns: columnVars.map((v, i): IrStmt => ({ s: "let", id: v, init: defaultValue(columnTypes[i]!) })),
+  };
+  return { ...loop, whenEmpty };
+}
+
+/** `column` = the smallest (MIN) or largest (MAX) item of a set, "" when it is empty. */
+function extremeOfSet(host: SqlSelectHost, name: string, set: IrExpr, elem: IrType, fn: "MIN" | "MAX", column: number): IrStmt[] {
+  const first = host.hiddenVar(`${name}_first`, "global", BOOL);
+  const item = host.hiddenVar(`${name}_item`, "loop", elem);
+  const better = binary("or", varRef(first, BOOL), binary(fn === "MIN" ? "lt" : "gt", varRef(item, elem), varRef(column, elem), BOOL), BOOL);
+  return [
+    { s: "let", id: first, init: { e: "const", type: BOOL, value: true } },
+    { s: "let", id: column, init: defaultValue(elem) },
+    {
+      s: "forEach", ids: [item], collection: set,
+      body: [{
+        s: "if", branches: [{ cond: better, body: [
+          { s: "assign", target: { t: "var", id: column }, value: varRef(item, elem) },
+          { s: "assign", target: { t: "var", id: first }, value: { e: "const", type: BOOL, value: false } },
+        ] }],
+      }],
+    },
+  ];
+}
+
+/** The value an aggregate column holds over no rows: 0 for counts, the type's default otherwise. */
+function defaultValue(type: IrType): IrExpr {
+  if (type.t === "vertex") return { e: "const", type, value: -1 };
+  if (type.t !== "scalar") throw new Error(`an aggregate of type ${type.t}`);
+  const value = type.name === "STRING" ? "" : type.name === "BOOL" ? false : isFloatType(type) ? 0 : 0n;
+  return { e: "const", type, value };
 }

@@ -142,6 +142,8 @@ class Lowering {
     switch (s.kind) {
       case "declVar":
         return [{ s: "let", id: this.declare(s.decl, s.decl.level === "query" ? "global" : "local"), ...(s.init ? { init: this.expr(s.init) } : {}) }];
+      case "resetAccum":
+        return [{ s: "resetAccum", id: s.decl.id }];
       case "declAccum":
         return [
           {

@@ -69,6 +69,8 @@ class IrPrinter {
         const extra = [s.capacity ? `capacity ${this.expr(s.capacity)}` : "", s.sizes ? `sizes [${s.sizes.map((x) => this.expr(x)).join(", ")}]` : ""].filter(Boolean);
         return this.line(d, `init ${this.acc(s.id)}${s.init ? ` = ${this.expr(s.init)}` : ""}${extra.length ? " " + extra.join(" ") : ""}`);
       }
+      case "resetAccum":
+        return this.line(d, `reset ${this.acc(s.id)}`);
       case "assign":
         return this.line(d, `${this.target(s.target)} = ${this.expr(s.value)}`);
       case "accumulate":

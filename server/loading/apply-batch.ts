@@ -1,13 +1,13 @@
 // Applies a loader batch to the graph store. Batch items already have the store's shape
-// (type keys, operator symbols): vertex items pass through uncopied, edge items go over as
-// edge columns (id lists per run of one edge type and end types, the store's fast path), as
-// one atomic upsert. The store applies the items of a batch in order, each seeing the earlier
+// (type keys, operator symbols): vertex items pass through uncopied, edge runs go over as
+// the store's edge columns (their id lists uncopied, the store's fast path), as one atomic
+// upsert. The store applies the items of a batch in order, each seeing the earlier
 // ones; the one thing done here is the loader's rule for reducers: a reducer on an item that
 // does not exist yet (before the batch, or created by an earlier item of it) simply stores
 // its value, where the store would refuse an operator on a missing item.
 import type { AttrWrite, EdgeColumns, EdgeSelector, ExternalId, GraphStore, Snapshot, UpsertOp, VertexUpsert } from "../../runtime-wasm/store/index.js";
 import type { GraphView } from "../../runtime-wasm/schema/lookup.js";
-import type { AttributeWrite, EdgeWrite, EndpointRef, LoadBatch, VertexId, VertexWrite } from "./sink.js";
+import { edgeRunsOf, type AttributeWrite, type EdgeRun, type EdgeWrite, type EndpointRef, type LoadBatch, type VertexId, type VertexWrite } from "./sink.js";
 
 export interface BatchOutcome {
   acceptedVertices: number;
@@ -18,9 +18,18 @@ export interface BatchOutcome {
   deletedEdges: number;
 }
 
-export function applyLoadBatch(store: GraphStore, view: GraphView, batch: LoadBatch): BatchOutcome {
+/** A batch as logged before edges were columns: edge items as objects. */
+interface ItemBatch {
+  vertices: VertexWrite[];
+  edges: EdgeWrite[];
+  vertexDeletes: LoadBatch["vertexDeletes"];
+  edgeDeletes: LoadBatch["edgeDeletes"];
+}
+
+export function applyLoadBatch(store: GraphStore, view: GraphView, logged: LoadBatch | ItemBatch): BatchOutcome {
+  const batch: LoadBatch = "edgeRuns" in logged ? logged : { ...logged, edgeRuns: edgeRunsOf(logged.edges ?? []) };
   const outcome: BatchOutcome = { acceptedVertices: 0, acceptedEdges: 0, skippedEdges: 0, deletedVertices: 0, deletedEdges: 0 };
-  if (batch.vertices.length > 0 || batch.edges.length > 0) upsert(store, view, batch, outcome);
+  if (batch.vertices.length > 0 || batch.edgeRuns.length > 0) upsert(store, view, batch, outcome);
   if (batch.vertexDeletes.length > 0) {
     const byType = new Map<string, VertexId[]>();
     for (const d of batch.vertexDeletes) {
@@ -43,16 +52,16 @@ export function applyLoadBatch(store: GraphStore, view: GraphView, batch: LoadBa
 }
 
 function upsert(store: GraphStore, view: GraphView, batch: LoadBatch, outcome: BatchOutcome): void {
-  const calls = splitByFlags(batch.vertices, batch.edges);
-  const reducing = batch.vertices.some(hasReducer) || batch.edges.some(hasReducer);
+  const calls = splitByFlags(batch.vertices, batch.edgeRuns);
+  const reducing = batch.vertices.some(hasReducer) || batch.edgeRuns.some(runHasReducer);
   const existing = reducing ? new ExistenceCheck(store.snapshot(), view) : undefined;
   try {
     for (const call of calls) {
       // The store applies a call's vertex items, then its edge items, each in order: the
       // existence check follows the same order (and sees what earlier calls created).
       const vertices = existing ? call.vertices.map((v) => existing.vertexWrite(v)) : call.vertices;
-      const edgeWrites = existing ? (e: EdgeWrite) => existing.edgeWrite(e, call.vertexMustExist) : undefined;
-      const r = store.upsert({ vertices: vertices as VertexUpsert[], edgeColumns: edgeColumns(call.edges, edgeWrites) }, { newVertexOnly: call.newVertexOnly, vertexMustExist: call.vertexMustExist });
+      const edgeColumns = call.edges.map((run) => (existing ? existing.edgeColumns(run) : asColumns(run)));
+      const r = store.upsert({ vertices: vertices as VertexUpsert[], edgeColumns }, { newVertexOnly: call.newVertexOnly, vertexMustExist: call.vertexMustExist });
       outcome.acceptedVertices += r.acceptedVertices;
       outcome.acceptedEdges += r.acceptedEdges;
       outcome.skippedEdges += r.skippedEdges.length;
@@ -64,7 +73,7 @@ function upsert(store: GraphStore, view: GraphView, batch: LoadBatch, outcome: B
 
 interface StoreCall {
   vertices: VertexWrite[];
-  edges: EdgeWrite[];
+  edges: EdgeRun[];
   newVertexOnly: boolean;
   vertexMustExist: boolean;
 }
@@ -75,12 +84,12 @@ interface StoreCall {
  * store applies a call's vertex items before its edge items, so the last vertex run and the
  * first edge run share a call.
  */
-function splitByFlags(vertices: VertexWrite[], edges: EdgeWrite[]): StoreCall[] {
+function splitByFlags(vertices: VertexWrite[], edgeRuns: EdgeRun[]): StoreCall[] {
   const vertexRuns = runsByFlag(vertices, (v) => v.newVertexOnly);
-  const edgeRuns = runsByFlag(edges, (e) => e.vertexMustExist);
+  const edgeFlagRuns = runsByFlag(edgeRuns, (e) => e.vertexMustExist);
   const calls: StoreCall[] = vertexRuns.map((r) => ({ vertices: r.items, edges: [], newVertexOnly: r.flag, vertexMustExist: false }));
-  for (const r of edgeRuns) calls.push({ vertices: [], edges: r.items, newVertexOnly: false, vertexMustExist: r.flag });
-  if (vertexRuns.length > 0 && edgeRuns.length > 0) {
+  for (const r of edgeFlagRuns) calls.push({ vertices: [], edges: r.items, newVertexOnly: false, vertexMustExist: r.flag });
+  if (vertexRuns.length > 0 && edgeFlagRuns.length > 0) {
     const last = calls[vertexRuns.length - 1]!;
     const first = calls.splice(vertexRuns.length, 1)[0]!;
     last.edges = first.edges;
@@ -105,45 +114,28 @@ function runsByFlag<T>(items: T[], flag: (item: T) => boolean): { flag: boolean;
   return runs;
 }
 
-/**
- * Edge items as edge columns, in item order: one group per run of items with one (edge type,
- * source type, target type) — a load statement writes one edge type from one file, so runs
- * are long. `writesOf` gives an item's attribute writes when they may differ from its own;
- * attribute lists are built only for groups where some item writes attributes.
- */
-function edgeColumns(edges: readonly EdgeWrite[], writesOf: ((e: EdgeWrite) => AttributeWrite[]) | undefined): EdgeColumns[] {
-  const groups: EdgeColumns[] = [];
-  let from: ExternalId[] = [];
-  let to: ExternalId[] = [];
-  let attributes: (AttrWrite[] | undefined)[] | undefined;
-  let last: EdgeWrite | undefined;
-  for (let i = 0; i < edges.length; i++) {
-    const e = edges[i]!;
-    if (last === undefined || last.type !== e.type || last.from.type !== e.from.type || last.to.type !== e.to.type) {
-      from = [];
-      to = [];
-      attributes = undefined;
-      groups.push({ type: e.type, fromType: e.from.type, toType: e.to.type, from, to });
-      last = e;
-    }
-    const writes = writesOf === undefined ? e.attributes : writesOf(e);
-    if (writes.length > 0) {
-      if (attributes === undefined) {
-        attributes = new Array<AttrWrite[] | undefined>(from.length).fill(undefined);
-        groups[groups.length - 1]!.attributes = attributes;
-      }
-      attributes.push(writes);
-    } else if (attributes !== undefined) attributes.push(undefined);
-    from.push(e.from.id);
-    to.push(e.to.id);
-  }
-  return groups;
+/** A run as the store's edge columns: its id lists as they are (the store does not keep them). */
+function asColumns(run: EdgeRun, attributes: (AttrWrite[] | undefined)[] | undefined = run.attributes): EdgeColumns {
+  const columns: EdgeColumns = { type: run.type, fromType: run.fromType, toType: run.toType, from: run.from as ExternalId[], to: run.to as ExternalId[] };
+  if (attributes !== undefined) columns.attributes = attributes;
+  return columns;
 }
 
 const REDUCERS: ReadonlySet<UpsertOp> = new Set(["+", "&", "|", ">", "<"]);
 
-function hasReducer(item: VertexWrite | EdgeWrite): boolean {
-  for (const a of item.attributes) if (REDUCERS.has(a.op)) return true;
+function hasReducer(item: { attributes: AttributeWrite[] }): boolean {
+  return writesReduce(item.attributes);
+}
+
+function writesReduce(attributes: AttributeWrite[]): boolean {
+  for (const a of attributes) if (REDUCERS.has(a.op)) return true;
+  return false;
+}
+
+function runHasReducer(run: EdgeRun): boolean {
+  if (run.attributes === undefined) return false;
+  // One load statement writes a run: its items share their operators, but check them all.
+  for (const writes of run.attributes) if (writesReduce(writes)) return true;
   return false;
 }
 
@@ -172,12 +164,23 @@ class ExistenceCheck {
     return isNew && hasReducer(v) ? { ...v, attributes: asNew(v.attributes) } : v;
   }
 
+  /** A run as the store must get it: the attribute writes of each item through edgeWrite. */
+  edgeColumns(run: EdgeRun): EdgeColumns {
+    const attributes: AttributeWrite[][] = [];
+    for (let i = 0; i < run.from.length; i++) {
+      const from = { type: run.fromType, id: run.from[i]! };
+      const to = { type: run.toType, id: run.to[i]! };
+      attributes.push(this.edgeWrite(run.type, from, to, run.attributes?.[i] ?? [], run.vertexMustExist));
+    }
+    return asColumns(run, run.attributes === undefined ? undefined : attributes);
+  }
+
   /** The attribute writes the store must get for an edge item; an edge the store will skip (a missing end it may not create) creates nothing. */
-  edgeWrite(e: EdgeWrite, vertexMustExist: boolean): AttributeWrite[] {
-    if (vertexMustExist && !(this.vertex(e.from.type, e.from.id) && this.vertex(e.to.type, e.to.id))) return e.attributes;
-    const isNew = hasReducer(e) && !this.edge(e.type, e.from, e.to);
-    this.noteEdge(e.type, e.from, e.to);
-    return isNew ? asNew(e.attributes) : e.attributes;
+  edgeWrite(type: string, from: EndpointRef, to: EndpointRef, attributes: AttributeWrite[], vertexMustExist: boolean): AttributeWrite[] {
+    if (vertexMustExist && !(this.vertex(from.type, from.id) && this.vertex(to.type, to.id))) return attributes;
+    const isNew = writesReduce(attributes) && !this.edge(type, from, to);
+    this.noteEdge(type, from, to);
+    return isNew ? asNew(attributes) : attributes;
   }
 
   vertex(type: string, id: VertexId): boolean {

@@ -1,6 +1,8 @@
 // What the loader hands to the graph store: batches of whole, already-validated objects,
 // shaped like the store's upsert items (types named by their store key, operators as the
-// store's symbols) so a batch reaches the store without being copied. The store applies one
+// store's symbols) so a batch reaches the store without being copied. Edges are kept as
+// columns (runs of one edge type, end types and flag, with id lists): a load writes millions
+// of them, and columns are what the store and the write-ahead log take. The store applies one
 // batch atomically (all of it or none), creates missing edge endpoints unless an edge asks
 // that they exist, writes reverse edges with forward ones, and folds each attribute value
 // into the stored one with its operator.
@@ -60,19 +62,81 @@ export interface EdgeDelete {
   discriminator?: AttrValue[];
 }
 
+/** Consecutive edge items of one edge type, end types and flag, as columns (item i: from[i] → to[i]). */
+export interface EdgeRun {
+  /** Edge type key. */
+  type: string;
+  /** Vertex type keys of the ends. */
+  fromType: string;
+  toType: string;
+  /** VERTEX_MUST_EXIST: skip an edge unless both endpoints exist (else they are created). */
+  vertexMustExist: boolean;
+  from: VertexId[];
+  to: VertexId[];
+  /** Attribute writes per item; absent while no item of the run writes any. */
+  attributes?: AttributeWrite[][];
+}
+
 export interface LoadBatch {
   vertices: VertexWrite[];
-  edges: EdgeWrite[];
+  /** The edge items, in order. */
+  edgeRuns: EdgeRun[];
   vertexDeletes: VertexDelete[];
   edgeDeletes: EdgeDelete[];
 }
 
 export function emptyBatch(): LoadBatch {
-  return { vertices: [], edges: [], vertexDeletes: [], edgeDeletes: [] };
+  return { vertices: [], edgeRuns: [], vertexDeletes: [], edgeDeletes: [] };
+}
+
+const NO_WRITES: AttributeWrite[] = [];
+
+/** Appends one edge item, to the last run when it shares its types and flag. */
+export function pushEdge(batch: LoadBatch, type: string, fromType: string, toType: string, vertexMustExist: boolean, from: VertexId, to: VertexId, writes: AttributeWrite[]): void {
+  const runs = batch.edgeRuns;
+  let run = runs.length > 0 ? runs[runs.length - 1]! : undefined;
+  if (run === undefined || run.type !== type || run.fromType !== fromType || run.toType !== toType || run.vertexMustExist !== vertexMustExist) {
+    run = { type, fromType, toType, vertexMustExist, from: [], to: [] };
+    runs.push(run);
+  }
+  if (writes.length > 0 && run.attributes === undefined) run.attributes = new Array<AttributeWrite[]>(run.from.length).fill(NO_WRITES);
+  run.from.push(from);
+  run.to.push(to);
+  run.attributes?.push(writes.length > 0 ? writes : NO_WRITES);
+}
+
+export function edgeCount(b: LoadBatch): number {
+  let n = 0;
+  for (const run of b.edgeRuns) n += run.from.length;
+  return n;
 }
 
 export function batchSize(b: LoadBatch): number {
-  return b.vertices.length + b.edges.length + b.vertexDeletes.length + b.edgeDeletes.length;
+  return b.vertices.length + edgeCount(b) + b.vertexDeletes.length + b.edgeDeletes.length;
+}
+
+/** The edge items of a batch as objects, in order (for tests and diagnostics; loads keep columns). */
+export function edgeWritesOf(b: Pick<LoadBatch, "edgeRuns">): EdgeWrite[] {
+  const out: EdgeWrite[] = [];
+  for (const run of b.edgeRuns) {
+    for (let i = 0; i < run.from.length; i++) {
+      out.push({
+        type: run.type,
+        from: { type: run.fromType, id: run.from[i]! },
+        to: { type: run.toType, id: run.to[i]! },
+        attributes: run.attributes?.[i] ?? [],
+        vertexMustExist: run.vertexMustExist,
+      });
+    }
+  }
+  return out;
+}
+
+/** Edge items as runs (the batch form of logs written before edges were columns, and of tests). */
+export function edgeRunsOf(edges: readonly EdgeWrite[]): EdgeRun[] {
+  const batch = emptyBatch();
+  for (const e of edges) pushEdge(batch, e.type, e.from.type, e.to.type, e.vertexMustExist, e.from.id, e.to.id, e.attributes);
+  return batch.edgeRuns;
 }
 
 /** The store side of a load. */

@@ -4,11 +4,16 @@
 // 64-bit integers, and numbers JSON would turn into null or 0 (a CSV field "1e400" loads as
 // Infinity; -0 keeps its sign). Typed arrays are written as plain arrays.
 //
-// Payload = one format byte + UTF-8 JSON:
-//   'J'  plain JSON
+// Payload = one format byte, then:
+//   'J'  plain JSON (UTF-8)
 //   'T'  tagged JSON: a string "\0n:<digits>" is a bigint, "\0f:<NaN|Infinity|-Infinity|-0>"
 //        that number; a string that itself begins with "\0" is written with one more "\0"
 //        in front, so user text never collides.
+//   'B'  a loading job's batch ("load-batch" command) in binary columnar form
+//        (load-batch-codec.ts); logs written before it hold such batches as 'J' or 'T',
+//        which still read back.
+
+import { decodeLoadBatchCommand, encodeLoadBatchCommand, isLoadBatchCommand, LOAD_BATCH_FORMAT } from "./load-batch-codec.js";
 
 const PLAIN = 0x4a; // 'J'
 const TAGGED = 0x54; // 'T'
@@ -69,6 +74,7 @@ function untagged(_key: string, value: unknown): unknown {
 }
 
 export function encodeCommand(command: CommandValue): Buffer {
+  if (isLoadBatchCommand(command)) return encodeLoadBatchCommand(command);
   const format = needsTags(command) ? TAGGED : PLAIN;
   const text = format === PLAIN ? JSON.stringify(command) : JSON.stringify(command, tagged);
   if (text === undefined) throw new TypeError("a logged command must be a JSON value");
@@ -81,6 +87,7 @@ export function encodeCommand(command: CommandValue): Buffer {
 
 export function decodeCommand(payload: Uint8Array): CommandValue {
   const bytes = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
+  if (bytes[0] === LOAD_BATCH_FORMAT) return decodeLoadBatchCommand(payload) as unknown as CommandValue;
   const text = bytes.toString("utf8", 1);
   switch (bytes[0]) {
     case PLAIN:

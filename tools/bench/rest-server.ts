@@ -1,7 +1,10 @@
 // The server side of the REST bench, run as its own process (forked by rest.ts): a REST
-// server on an ephemeral port with the bench schema. It reports its port over IPC and
+// server on an ephemeral port with the bench schema and a data directory. It reports its port over IPC and
 // answers "memory" requests with the store's memory statistics. With --peer it instead
 // measures the peer (the same batches given to a fresh store directly) and exits.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { startServer } from "../../server/serve.js";
 import { Engine } from "../../server/engine/engine.js";
 import type { DatabaseSchema } from "../../runtime-wasm/schema/types.js";
@@ -33,11 +36,19 @@ export const BENCH_SCHEMA: DatabaseSchema = {
 
 async function main(): Promise<void> {
   const engine = new Engine({ storeOptions: { initialBytes: 256 * 1024 * 1024 } });
+  // A data directory, as a server has by default: every upsert is answered once it is in the
+  // write-ahead log and durable.
+  const dataDir = mkdtempSync(join(tmpdir(), "wasmgraph-rest-bench-"));
+  const server = await startServer({ port: 0, engine, dataDir, limits: { bodyBytes: 512 * 1024 * 1024 }, log: () => undefined });
   engine.apply({ kind: "define-schema", schema: BENCH_SCHEMA });
-  const server = await startServer({ port: 0, engine, limits: { bodyBytes: 512 * 1024 * 1024 } });
   process.on("message", (msg: unknown) => {
     if (msg === "memory") process.send!({ memory: engine.store.memoryStats() });
-    if (msg === "stop") void server.close().then(() => process.exit(0));
+    if (msg === "stop") {
+      void server.close().then(() => {
+        rmSync(dataDir, { recursive: true, force: true });
+        process.exit(0);
+      });
+    }
   });
   process.send!({ port: server.restPort });
 }

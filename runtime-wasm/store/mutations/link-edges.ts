@@ -9,7 +9,7 @@ import type { EdgeRun } from "./edge-plans.js";
 import type { PlannedWrite } from "./plan-writes.js";
 import { updateEdge } from "./apply-writes.js";
 
-/** Items of one sorted part (sort keys are slot * PART + item; slots stay below 2^28). */
+/** Items of one part: item indices must stay below 2^24 (the scratch buffers' reach). */
 const PART = 1 << 24;
 const NONE = -2;
 
@@ -21,7 +21,7 @@ function linkPart(run: EdgeRun, start: number, end: number, fromLocals: Int32Arr
   const { table, fromTable, toTable } = run;
   const n = end - start;
   const s = scratch.fit(n);
-  const { src, dst, keys } = s;
+  const { src, dst } = s;
   // An undirected edge between two vertices of one type is searched for from its lower slot
   // (it sits in the lists of both ends, so either end finds it; one end must be chosen so
   // that two items naming it both ways meet in one group).
@@ -36,21 +36,21 @@ function linkPart(run: EdgeRun, start: number, end: number, fromLocals: Int32Arr
     }
     src[k] = a;
     dst[k] = b;
-    keys[k] = a * PART + k;
   }
-  const order = keys.subarray(0, n).sort();
+  // Items by source slot, in item order within a slot.
+  const order = s.sortItems(src, n);
   const out = table.adjacency("out", fromTable.ordinal);
   const hasWrites = run.writes;
   let created = 0;
   for (let g = 0; g < n; ) {
-    const a = Math.floor(order[g] / PART);
+    const a = src[order[g]];
     let h = g + 1;
-    while (h < n && Math.floor(order[h] / PART) === a) h++;
+    while (h < n && src[order[h]] === a) h++;
     created = linkSource(run, out, a, order, g, h, start, created, hasWrites ? writes : null);
     g = h;
   }
   if (created === 0) return;
-  appendAtTargets(run, created);
+  appendAtTargets(run, n, created);
   table.edgeCount += created;
   table.dirty = true;
 }
@@ -59,7 +59,7 @@ function linkPart(run: EdgeRun, start: number, end: number, fromLocals: Int32Arr
  * The items g..h of `order` (all from source slot `a`): each finds its edge in `a`'s list or
  * among the edges created before it, else creates one. Returns the count of new edges so far.
  */
-function linkSource(run: EdgeRun, out: Adjacency, a: number, order: Float64Array, g: number, h: number, start: number, created: number, writes: PlannedWrite[][] | null): number {
+function linkSource(run: EdgeRun, out: Adjacency, a: number, order: Int32Array, g: number, h: number, start: number, created: number, writes: PlannedWrite[][] | null): number {
   const { table, fromTable, toTable } = run;
   const s = scratch;
   s.reserve(created + h - g);
@@ -77,7 +77,7 @@ function linkSource(run: EdgeRun, out: Adjacency, a: number, order: Float64Array
     if (readList && deg > 0) out.forEach(a, (target, eid) => set.add(target, eid));
   }
   for (let j = g; j < h; j++) {
-    const k = (order[j] % PART) | 0;
+    const k = order[j];
     const to = toTable.vidOf(dst[k]);
     let eid = scan ? out.find(a, to, null) : set.get(to);
     if (eid === NONE && !scan && !readList) eid = out.find(a, to, null);
@@ -102,31 +102,33 @@ function linkSource(run: EdgeRun, out: Adjacency, a: number, order: Float64Array
 }
 
 /** Append the run's new edges to the lists at their other end, grouped by target slot, in item order. */
-function appendAtTargets(run: EdgeRun, created: number): void {
+function appendAtTargets(run: EdgeRun, n: number, created: number): void {
   const { table, toTable } = run;
   const s = scratch;
   const inn = table.adjacency("in", toTable.ordinal);
   const undirected = !table.directed;
-  const { keys, dst, newTargets, newSources, newEids, newItems, sortedTargets, sortedEids } = s;
+  const { dst, newTargets, newSources, newEids, sortedTargets, sortedEids, qOfItem, targetKeys, targetItems } = s;
+  // Items that created an edge, in item order, keyed by their target slot (dst of the item:
+  // after the swap of linkPart, still in toTable).
+  qOfItem.fill(-1, 0, n);
+  for (let q = 0; q < created; q++) qOfItem[s.newItems[q]] = q;
   let m = 0;
-  for (let q = 0; q < created; q++) {
-    if (undirected && newSources[q] === newTargets[q]) continue; // a self-loop is stored once
-    // The target's slot is dst of the item (after the swap of linkPart, still in toTable).
-    keys[m++] = dst[newItems[q]] * PART + newItems[q];
+  for (let k = 0; k < n; k++) {
+    const q = qOfItem[k];
+    if (q < 0 || (undirected && newSources[q] === newTargets[q])) continue; // a self-loop is stored once
+    targetKeys[m] = dst[k];
+    targetItems[m++] = k;
   }
-  const order = keys.subarray(0, m).sort();
-  // Sort keys name items; the new edge of an item is found through a map item → q.
-  const qOfItem = s.qOfItem;
-  for (let q = 0; q < created; q++) qOfItem[newItems[q]] = q;
+  const order = s.sortItems(targetKeys, m);
   for (let j = 0; j < m; j++) {
-    const q = qOfItem[(order[j] % PART) | 0];
+    const q = qOfItem[targetItems[order[j]]];
     sortedTargets[j] = newSources[q];
     sortedEids[j] = newEids[q];
   }
   for (let g = 0; g < m; ) {
-    const local = Math.floor(order[g] / PART);
+    const local = targetKeys[order[g]];
     let h = g + 1;
-    while (h < m && Math.floor(order[h] / PART) === local) h++;
+    while (h < m && targetKeys[order[h]] === local) h++;
     inn.appendMany(local, sortedTargets, sortedEids, g, h - g);
     g = h;
   }
@@ -178,6 +180,10 @@ class TargetSet {
   }
 }
 
+const RADIX_BITS = 11;
+const RADIX_BUCKETS = 1 << RADIX_BITS;
+const RADIX_MASK = RADIX_BUCKETS - 1;
+
 function hash(key: number): number {
   return Math.imul(key ^ (key >>> 16), 0x45d9f3b) ^ (key >>> 13);
 }
@@ -186,7 +192,13 @@ function hash(key: number): number {
 class Scratch {
   src = new Int32Array(0);
   dst = new Int32Array(0);
-  keys = new Float64Array(0);
+  /** Target slots of the items that created an edge, and those items (appendAtTargets). */
+  targetKeys = new Int32Array(0);
+  targetItems = new Int32Array(0);
+  /** The two halves of the radix sort. */
+  private sortA = new Int32Array(0);
+  private sortB = new Int32Array(0);
+  private readonly counts = new Int32Array(RADIX_BUCKETS);
   /** Item → index of the new edge it created (for the items that created one). */
   qOfItem = new Int32Array(0);
   newTargets = new Uint32Array(0);
@@ -202,10 +214,48 @@ class Scratch {
       const size = Math.max(n, this.src.length * 2, 1024);
       this.src = new Int32Array(size);
       this.dst = new Int32Array(size);
-      this.keys = new Float64Array(size);
       this.qOfItem = new Int32Array(size);
+      this.targetKeys = new Int32Array(size);
+      this.targetItems = new Int32Array(size);
+      this.sortA = new Int32Array(size);
+      this.sortB = new Int32Array(size);
     }
     return this;
+  }
+
+  /**
+   * The indices 0..n-1 ordered by key[i] (slots: non-negative), equal keys in index order:
+   * a least-significant-digit radix sort, 11 bits a pass, as many passes as the largest key
+   * needs (two for a million slots). The result is a view of a scratch buffer, valid until
+   * the next call.
+   */
+  sortItems(key: Int32Array, n: number): Int32Array {
+    let a = this.sortA;
+    let b = this.sortB;
+    let max = 0;
+    for (let i = 0; i < n; i++) {
+      a[i] = i;
+      if (key[i] > max) max = key[i];
+    }
+    const counts = this.counts;
+    for (let shift = 0; shift === 0 || (shift < 32 && max >>> shift > 0); shift += RADIX_BITS) {
+      counts.fill(0);
+      for (let i = 0; i < n; i++) counts[(key[a[i]] >>> shift) & RADIX_MASK]++;
+      let sum = 0;
+      for (let d = 0; d < RADIX_BUCKETS; d++) {
+        const c = counts[d];
+        counts[d] = sum;
+        sum += c;
+      }
+      for (let i = 0; i < n; i++) {
+        const item = a[i];
+        b[counts[(key[item] >>> shift) & RADIX_MASK]++] = item;
+      }
+      const t = a;
+      a = b;
+      b = t;
+    }
+    return a.subarray(0, n);
   }
 
   /** Room for `count` new edges. */

@@ -1,5 +1,6 @@
 // SHOW QUERY and DROP QUERY at the shell. SHOW prints the stored text, after a `# <status>`
-// line for a query that has one. DROP follows the lifecycle rules (a query an installed
+// line for a query that has one; a glob or regex that matches none prints nothing (like SHOW
+// JOB), a plain name that is not a query is an error. DROP follows the lifecycle rules (a query an installed
 // query calls goes only together with its caller) and prints
 // `Successfully dropped queries on the graph 'G': [q].`
 import type { AstDrop, AstShow } from "../../../compiler/ast/index.js";
@@ -17,8 +18,9 @@ export function runShowQuery(s: AstShow, ctx: StatementContext): Outcome {
     return "error";
   }
   const found = ctx.services.catalog.queries(graph).filter((q) => match(q.name));
-  if (found.length === 0) {
-    ctx.out.line(`The query ${s.pattern ?? s.regex?.value ?? ""} does not exist on the graph '${graph}'.`);
+  // A glob or regex matching no query prints nothing, as SHOW JOB does; only a plain name must exist.
+  if (found.length === 0 && s.pattern !== undefined && !s.regex && !/[*?]/.test(s.pattern)) {
+    ctx.out.line(`The query ${s.pattern} does not exist on the graph '${graph}'.`);
     return "error";
   }
   for (const q of found) {

@@ -7,7 +7,7 @@ import type { EdgeDestination, EndpointExpr, VertexDestination, ResolvedUsing } 
 import { LoadError } from "../errors.js";
 import { INVALID, WRONG_LENGTH } from "../functions/convert.js";
 import { compileCondition } from "../functions/where.js";
-import type { LoadBatch, AttributeWrite, VertexId } from "../sink.js";
+import { pushEdge, type LoadBatch, type AttributeWrite, type VertexId } from "../sink.js";
 import type { ObjectStatistics } from "../statistics.js";
 import { SKIP, compileAttribute, type CompiledAttribute } from "./attributes.js";
 import { NO_ID, compileIdToken, idConverter, type IdConverter, type IdToken } from "./ids.js";
@@ -99,7 +99,7 @@ export function compileEdgeDestination(d: EdgeDestination, view: GraphView, colu
       if (toId === INVALID) return drop(stats, "invalidSecondaryId");
       const writes = evaluateAttributes(attributes, row, stats);
       if (writes === undefined) return EmitOutcome.Dropped;
-      batch.edges.push({ type, from: { type: pair.from, id: fromId }, to: { type: pair.to, id: toId }, attributes: writes, vertexMustExist });
+      pushEdge(batch, type, pair.from, pair.to, vertexMustExist, fromId, toId, writes);
       stats.validObject++;
       return EmitOutcome.Written;
     },

@@ -157,4 +157,23 @@ describe("store: items of one batch apply in order", () => {
     expect(r.acceptedEdges).to.equal(12000);
     expect(dumpStore(store)).to.deep.equal(dumpStore(oneByOne({ vertices, edges })));
   });
+
+  it("a bulk-linked run over thousands of vertices (slots past one radix digit) keeps item order, self-loops and repeats", () => {
+    let seed = 11;
+    const next = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    const edges: EdgeUpsert[] = [];
+    for (let i = 0; i < 6000; i++) {
+      const a = `w${next(5000)}`;
+      const b = i % 97 === 0 ? a : `w${next(5000)}`;
+      edges.push({ type: "Knows", from: P(a), to: P(b), attributes: [{ name: "weight", value: i, op: "=" }] });
+    }
+    for (let i = 0; i < 6000; i++) edges.push({ type: "Follows", from: P(`w${next(4500)}`), to: P(`w${4999 - next(5000)}`) });
+    edges.push(...edges.slice(0, 300));
+    const r = store.upsert({ edges });
+    expect(r.acceptedEdges).to.equal(12300);
+    expect(dumpStore(store)).to.deep.equal(dumpStore(oneByOne({ edges })));
+  });
 });

@@ -25,6 +25,17 @@ describe("GSQL server: query lifecycle", () => {
     expect((await s.command("SHOW QUERY q", G)).lines).to.deep.equal(["CREATE QUERY q(INT a) FOR GRAPH Social { PRINT a; }"]);
   });
 
+  it("SHOW QUERY with a glob or regex matching nothing prints nothing and succeeds, like SHOW JOB; a missing name is an error", async () => {
+    for (const command of ["SHOW QUERY *", "SHOW QUERY q?", "SHOW QUERY -r \"q.*\"", "SHOW JOB *"]) {
+      const r = await s.command(command, G);
+      expect([r.lines, r.returnCode], command).to.deep.equal([[], 0]);
+    }
+    const missing = await s.command("SHOW QUERY q", G);
+    expect([missing.lines, missing.returnCode]).to.deep.equal([["The query q does not exist on the graph 'Social'."], 212]);
+    await s.file("CREATE QUERY q1(INT a) FOR GRAPH Social { PRINT a; }");
+    expect((await s.command("SHOW QUERY q?", G)).lines).to.deep.equal(["CREATE QUERY q1(INT a) FOR GRAPH Social { PRINT a; }"]);
+  });
+
   it("CREATE OR REPLACE with an error keeps the old query; without errors it replaces it (error 7)", async () => {
     await s.file("CREATE QUERY q(INT a) FOR GRAPH Social { PRINT a; }");
     const broken = await s.file("CREATE OR REPLACE QUERY q() FOR GRAPH Social { PRINT missing_name; }");

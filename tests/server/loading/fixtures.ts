@@ -1,7 +1,7 @@
 // Shared test fixtures for the loader: a small social schema and a sink that records the
 // batches it receives (so tests can assert exactly what the loader hands to the store).
 import type { AttrType, DatabaseSchema, EdgeType, VertexType } from "../../../runtime-wasm/schema/types.js";
-import type { LoadBatch, LoadSink } from "../../../server/loading/sink.js";
+import { edgeWritesOf, type LoadBatch, type LoadSink } from "../../../server/loading/sink.js";
 import type { LoadingJobPlan, LoadStatement, UsingOptions, ValueExpr } from "../../../server/loading/plan.js";
 
 export const scalar = (name: "INT" | "UINT" | "FLOAT" | "DOUBLE" | "BOOL" | "STRING" | "DATETIME"): AttrType => ({ kind: "scalar", name });
@@ -80,7 +80,7 @@ export class RecordingSink implements LoadSink {
     return this.batches.flatMap((b) => b.vertices);
   }
   get edges() {
-    return this.batches.flatMap((b) => b.edges);
+    return this.batches.flatMap((b) => edgeWritesOf(b));
   }
 }
 

@@ -15,7 +15,7 @@ import type { LoadingJobPlan } from "../../../server/loading/plan.js";
 import { startTestServer, type TestServer } from "../../helpers/http.js";
 import { col, job, skip, socialSchema, body, vertexType, edgeType, scalar } from "./fixtures.js";
 import type { DatabaseSchema } from "../../../runtime-wasm/schema/types.js";
-import type { AttributeWrite, EdgeWrite, LoadBatch, VertexWrite } from "../../../server/loading/sink.js";
+import { edgeRunsOf, type AttributeWrite, type EdgeWrite, type LoadBatch, type VertexWrite } from "../../../server/loading/sink.js";
 
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
 
@@ -222,7 +222,7 @@ describe("loading into the store: semantics", () => {
       // 5 (new: stored), max 3, +1, then a NEW_VERTEX_ONLY item (left untouched) and +10 on a vertex that item creates.
       vertices: [counter(1, "+", 5), counter(1, ">", 3), counter(1, "+", 1), counter(1, "=", 100, true), counter(2, "=", 7, true), counter(2, "+", 10)],
       // The first edge is skipped (VERTEX_MUST_EXIST, x is missing): the next one creates the edge.
-      edges: [friend("x", "y", 1, true), friend("y", "x", 2), friend("x", "y", 3)],
+      edgeRuns: edgeRunsOf([friend("x", "y", 1, true), friend("y", "x", 2), friend("x", "y", 3)]),
       vertexDeletes: [],
       edgeDeletes: [],
     };

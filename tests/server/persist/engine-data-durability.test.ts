@@ -121,7 +121,7 @@ describe("persist: graph data across restarts (in process, real store)", () => {
     const { persistence } = await openDurableEngine(tmp.dataDir, engine, { snapshotOnClose: false, snapshotEveryBytes: 0 });
     engine.apply({ kind: "define-schema", schema: SCHEMA });
     const write = (id: string, score: number) => ({ type: "Person", id, attributes: [{ name: "score", value: score, op: "=" as const }], newVertexOnly: false });
-    engine.apply({ kind: "load-batch", graph: "g", batch: { vertices: [write("pos0", 0), write("neg0", -0)], edges: [], vertexDeletes: [], edgeDeletes: [] } });
+    engine.apply({ kind: "load-batch", graph: "g", batch: { vertices: [write("pos0", 0), write("neg0", -0)], edgeRuns: [], vertexDeletes: [], edgeDeletes: [] } });
     const scores = (e: Engine) => e.read((s: Snapshot) => [...s.vertices("Person")].map((vid) => [s.idText(vid), s.attributes(vid).score]).sort());
     const before = scores(engine);
     expect(before).to.deep.equal([["neg0", -0], ["pos0", 0]]);
