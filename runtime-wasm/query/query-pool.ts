@@ -5,6 +5,7 @@
 // the grace period has its worker terminated and replaced.
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
+import { workerExecArgv } from "../worker-exec-argv.js";
 import { Ctl } from "./abi.js";
 import { ArenaChunks } from "./arena-chunks.js";
 import { growingLender, MemoryExhausted, type MemoryLender } from "./memory-lender.js";
@@ -118,7 +119,7 @@ export class QueryPool {
   }
 
   private spawn(index: number): Slot {
-    const worker = new Worker(new URL("./query-worker.js", import.meta.url));
+    const worker = new Worker(new URL("./query-worker.js", import.meta.url), { execArgv: workerExecArgv() });
     const slot: Slot = { index, worker, attached: new Set() };
     worker.on("message", (msg: FromWorker) => {
       if (msg.kind === "done" && slot.run?.runId === msg.runId) this.finish(slot, msg.outcome);

@@ -10,6 +10,7 @@
 // change, compaction) is atomic: it is validated completely before anything changes, then
 // published as one new version.
 import type { AttrValue, DatabaseSchema } from "../schema/types.js";
+import type { ImageCatalog } from "./image/write-image.js";
 import type { StoreLayout } from "./layout.js";
 import type { WasmMemory } from "./memory/wasm-memory.js";
 
@@ -370,6 +371,27 @@ export interface GraphStore {
    * image is of the version pinned when the call started.
    */
   serialize(sink: (chunk: Uint8Array) => void | Promise<void>): Promise<SerializeStats>;
+
+  /**
+   * Pin the current version for writing its image elsewhere (another thread that shares the
+   * memory: `writeImage(memoryViews(pin.memory), pin.header, pin.version, pin.catalog, sink)`
+   * in image/write-image.ts), so serializing costs this thread nothing. Everything but
+   * `release` is plain data that can be posted to a worker. Call `release` (once) when the
+   * image is written or abandoned: until then the version's memory is kept as it is.
+   */
+  pinImage(): PinnedImage;
+}
+
+export type { ImageCatalog };
+
+export interface PinnedImage {
+  /** The store's shared memory, at least as long as every region of the pinned version. */
+  memory: SharedArrayBuffer;
+  /** Address of the version's header. */
+  header: number;
+  version: number;
+  catalog: ImageCatalog;
+  release(): void;
 }
 
 export interface SerializeStats {

@@ -11,6 +11,7 @@ import type {
   ExternalId,
   GraphStore,
   MemoryStats,
+  PinnedImage,
   SerializeStats,
   Snapshot,
   StoreOptions,
@@ -20,7 +21,7 @@ import type {
 } from "./api.js";
 import { shown, StoreError } from "./errors.js";
 import { readImage } from "./image/read-image.js";
-import { writeImage } from "./image/write-image.js";
+import { imageCatalog, writeImage } from "./image/write-image.js";
 import type { StoreLayout } from "./layout.js";
 import type { WasmMemory } from "./memory/wasm-memory.js";
 import { deleteAllVertices, deleteEdges, deleteVertices } from "./mutations/delete.js";
@@ -174,6 +175,24 @@ class WasmGraphStore implements GraphStore {
     } finally {
       space.unpin(info.version);
     }
+  }
+
+  pinImage(): PinnedImage {
+    const info = this.state.current;
+    const space = this.state.space;
+    space.pin(info.version);
+    let released = false;
+    return {
+      memory: this.state.arena.memory.buffer,
+      header: info.headerAddress,
+      version: info.version,
+      catalog: imageCatalog(info.catalog),
+      release: () => {
+        if (released) return;
+        released = true;
+        space.unpin(info.version);
+      },
+    };
   }
 }
 

@@ -74,10 +74,11 @@ export const DEFAULT_TIMEOUT_MS = 16_000;
 export interface CommandLog {
   /**
    * Called before the command changes anything: throws when it cannot be made durable (the
-   * log failed, or the command is too large to log). Returns the step that records it,
-   * called in the same turn once the command has applied.
+   * log failed, or the command is too large to log). Returns the step called in the same
+   * turn once the command has applied, and `refused`, called instead when applying it threw
+   * (the log may have taken the command ahead of the apply and must then void it).
    */
-  prepare(command: EngineCommand): () => void;
+  prepare(command: EngineCommand): (() => void) & { refused?: () => void };
 }
 
 /** What a snapshot keeps of the engine beside the store's image. */
@@ -195,8 +196,14 @@ export class Engine {
   apply<K extends EngineCommand["kind"]>(command: Extract<EngineCommand, { kind: K }>, options?: ApplyOptions): CommandResults[K];
   apply(command: EngineCommand, options: ApplyOptions = {}): CommandResults[EngineCommand["kind"]] {
     const record = this.commandLog?.prepare(command);
-    const result = this.applyCommand(command, options);
-    // Recorded in the same turn and only once applied: a refused command changed nothing.
+    let result;
+    try {
+      result = this.applyCommand(command, options);
+    } catch (err) {
+      // A refused command changed nothing: the log voids it, in the same turn.
+      record?.refused?.();
+      throw err;
+    }
     record?.();
     return result;
   }

@@ -39,11 +39,20 @@ export class EngineState implements PersistentState {
     // Encoding now is the pin: the text is the catalog of this very turn.
     const sections: SnapshotSection[] = [{ name: CATALOG_SECTION, data: encodeCommand(this.engine.catalogImage() as unknown as CommandValue) }];
     const store = this.engine.storeIfCreated;
-    // serialize() pins the store's current version when called, i.e. now; its chunks then
-    // flow into the snapshot file while writes go on.
-    const image = store ? chunkStream((sink) => store.serialize(sink)) : undefined;
-    if (image) sections.push({ name: STORE_SECTION, data: image });
-    return { sections, meta: { catalogEncoding: "command-codec", store: Boolean(store) }, release: () => image?.abort() };
+    const meta = { catalogEncoding: "command-codec", store: Boolean(store) };
+    if (!store) return { sections, meta };
+    if (typeof store.pinImage === "function") {
+      // The version current now stays as it is until released; the writer thread reads it
+      // from the shared memory, so the main thread spends nothing on the image.
+      const { release, ...storeImage } = store.pinImage();
+      sections.push({ name: STORE_SECTION, data: { storeImage } });
+      return { sections, meta, release };
+    }
+    // A store without pinImage: serialize() pins the version when called, i.e. now; its
+    // chunks then flow into the snapshot file while writes go on.
+    const image = chunkStream((sink) => store.serialize(sink));
+    sections.push({ name: STORE_SECTION, data: image });
+    return { sections, meta, release: () => image.abort() };
   }
 
   async restore(snapshot: LoadedSnapshot): Promise<void> {

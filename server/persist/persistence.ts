@@ -8,6 +8,7 @@ import type { DataDirectory } from "./data-directory.js";
 import type { PersistentState } from "./persistent-state.js";
 import type { SnapshotEntry, SnapshotStore } from "./snapshot/snapshot-store.js";
 import { durableWritesMiddleware, noteRequestWrite } from "./request-durability.js";
+import { voidRecord } from "./void-record.js";
 import { MAX_PAYLOAD_BYTES } from "./wal/record-format.js";
 import type { WriteAheadLog } from "./wal/write-ahead-log.js";
 
@@ -111,10 +112,13 @@ export class Persistence {
 
   /**
    * The first half of append, for callers that apply a command between the two: checks the
-   * log can take it and encodes it now (throwing DurabilityError, with nothing appended,
-   * when it cannot be logged); the returned step appends it and returns its log position.
+   * log can take it, encodes it and appends it now (throwing DurabilityError, with nothing
+   * appended, when it cannot be logged), so its write and sync run on the disk while the
+   * caller applies it. Call the returned step once the command applied (it returns the log
+   * position), or its `refused` when the apply threw: that appends a void record, and replay
+   * skips both. Either in the same turn as this call.
    */
-  prepare(command: CommandValue): () => number {
+  prepare(command: CommandValue): (() => number) & { refused: () => void } {
     this.assertWritable();
     const payload = encodeCommand(command);
     const limit = Math.min(this.options.maxRecordBytes ?? MAX_PAYLOAD_BYTES, MAX_PAYLOAD_BYTES);
@@ -124,12 +128,16 @@ export class Persistence {
         413,
       );
     }
-    return () => {
-      const lsn = this.log.append(payload);
-      noteRequestWrite(lsn);
+    const lsn = this.log.append(payload);
+    noteRequestWrite(lsn);
+    const applied = () => {
       this.snapshotIfDue();
       return lsn;
     };
+    // The refusal answers only once the void is durable too (the request waits for it), so
+    // a client told "refused" never finds the command applied after a crash.
+    const refused = () => noteRequestWrite(this.log.append(encodeCommand(voidRecord(lsn))));
+    return Object.assign(applied, { refused });
   }
 
   /**

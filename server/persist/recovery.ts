@@ -3,11 +3,12 @@
 // queries. Damage that would lose acknowledged changes stops the start with a message that
 // names the file; a damaged snapshot is passed over only when the log still covers an
 // older one (or the whole history).
-import { decodeCommand } from "./command-codec.js";
+import { decodeCommand, type CommandValue } from "./command-codec.js";
 import { openDataDirectory } from "./data-directory.js";
 import { Persistence, snapshotThreshold, type PersistenceOptions } from "./persistence.js";
 import type { PersistentState } from "./persistent-state.js";
 import { SnapshotCorruptionError, SnapshotStore, type LoadedSnapshot, type SnapshotEntry } from "./snapshot/snapshot-store.js";
+import { voidedLsn } from "./void-record.js";
 import { WriteAheadLog } from "./wal/write-ahead-log.js";
 
 export interface RecoveryReport {
@@ -55,17 +56,8 @@ export async function recover(
     }
     if (base) await state.restore(base);
 
-    let replayedRecords = 0;
-    let replayedBytes = 0;
-    for await (const record of log.read(baseLsn)) {
-      try {
-        await state.replay(decodeCommand(record.payload), record.lsn);
-      } catch (err) {
-        throw new Error(`replaying log record ${record.lsn} failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
-      }
-      replayedRecords++;
-      replayedBytes += record.payload.length;
-    }
+    const replayed = await replayLog(log, baseLsn, state, options);
+    const { replayedRecords, replayedBytes } = replayed;
     await state.afterRecovery?.();
 
     const damagedSnapshots = [];
@@ -97,6 +89,52 @@ export async function recover(
     await dataDir.release();
     throw err;
   }
+}
+
+/**
+ * Replays every record after `baseLsn`. A command followed by a void record naming it was
+ * refused when it ran and is skipped. A command that fails again is accepted only as the
+ * log's last record: it was refused and the crash came before its void was durable (its
+ * request got no answer); anywhere else the log does not match the state, and start fails.
+ */
+async function replayLog(log: WriteAheadLog, baseLsn: number, state: PersistentState, options: PersistenceOptions): Promise<{ replayedRecords: number; replayedBytes: number }> {
+  let replayedRecords = 0;
+  let replayedBytes = 0;
+  let held: { lsn: number; command: CommandValue; bytes: number } | undefined;
+  const applyHeld = async (last: boolean) => {
+    if (!held) return;
+    const { lsn, command, bytes } = held;
+    held = undefined;
+    try {
+      await state.replay(command, lsn);
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      if (last) {
+        options.log?.(`log record ${lsn}, the last, was refused again on replay and is skipped (its request was never answered): ${why}`);
+        return;
+      }
+      throw new Error(`replaying log record ${lsn} failed: ${why}`, { cause: err });
+    }
+    replayedRecords++;
+    replayedBytes += bytes;
+  };
+  for await (const record of log.read(baseLsn)) {
+    const command = decodeCommand(record.payload);
+    const voided = voidedLsn(command);
+    if (voided === undefined) {
+      await applyHeld(false);
+      held = { lsn: record.lsn, command, bytes: record.payload.length };
+      continue;
+    }
+    // A void follows its command at once; one voiding anything else (or a command before the snapshot) is damage.
+    if (held?.lsn !== voided) {
+      if (voided <= baseLsn) continue; // the snapshot holds the state after the refusal: nothing to skip
+      throw new Error(`log record ${record.lsn} voids record ${voided}, which is not the record before it: the log is damaged`);
+    }
+    held = undefined;
+  }
+  await applyHeld(true);
+  return { replayedRecords, replayedBytes };
 }
 
 /**

@@ -1,13 +1,49 @@
 // Writing a pinned version as an image (format.ts). Everything is read through the version's
 // headers in memory, never from the writer's tables, so writes that continue while the image
-// streams out cannot leak into it.
+// streams out cannot leak into it. It needs only views of the memory and a plain description
+// of the types (ImageCatalog), so it runs as well in another thread that shares the memory:
+// the regions of a pinned version are never changed nor reused until it is unpinned.
 import { crc32 } from "node:zlib";
+import type { DatabaseSchema } from "../../schema/types.js";
 import { ADJ, COL, ColumnKind, COLUMN_BYTES, ET, EdgeFlags, IdKind, VERTEX_BLOCK_SHIFT, VH, VT } from "../layout.js";
-import type { Arena } from "../memory/arena.js";
 import type { ReadCatalog } from "../read-catalog.js";
 import { IMAGE_END, IMAGE_FORMAT, IMAGE_MAGIC, manifestToJson, type AdjacencyManifest, type ColumnManifest, type EdgeTypeManifest, type ImageManifest, type Section, type VertexTypeManifest } from "./format.js";
 
 const FLUSH_BYTES = 4 << 20;
+
+/** The views writeImage reads through (an Arena has them; so does a view of a shared memory in another thread). */
+export interface MemoryViews {
+  readonly u8: Uint8Array;
+  readonly u32: Uint32Array;
+}
+
+/** Views of a shared memory as it is now (enough for a version pinned before). */
+export function memoryViews(memory: SharedArrayBuffer): MemoryViews {
+  return { u8: new Uint8Array(memory), u32: new Uint32Array(memory) };
+}
+
+interface ImageType {
+  key: string;
+  ordinal: number;
+  attributes: { name: string; ordinal: number }[];
+}
+
+/** What an image needs to know of the types beside the memory: plain data, so it can be posted to a thread. */
+export interface ImageCatalog {
+  schema: DatabaseSchema;
+  vertexByOrdinal: (ImageType | null | undefined)[];
+  edgeByOrdinal: ((ImageType & { reversed: boolean }) | null | undefined)[];
+}
+
+/** The plain-data part of a read catalog an image needs (drops definitions, maps and layouts). */
+export function imageCatalog(catalog: ReadCatalog): ImageCatalog {
+  const attributes = (list: { name: string; ordinal: number }[]) => list.map(({ name, ordinal }) => ({ name, ordinal }));
+  return {
+    schema: catalog.schema,
+    vertexByOrdinal: Array.from(catalog.vertexByOrdinal, (t) => (t ? { key: t.key, ordinal: t.ordinal, attributes: attributes(t.attributes) } : null)),
+    edgeByOrdinal: Array.from(catalog.edgeByOrdinal, (t) => (t ? { key: t.key, ordinal: t.ordinal, reversed: t.reversed, attributes: attributes(t.attributes) } : null)),
+  };
+}
 
 /** Streams bytes to the sink in chunks of a few MiB, keeping offsets and CRCs of sections. */
 class ImageWriter {
@@ -29,7 +65,7 @@ class ImageWriter {
   }
 
   /** A section from memory, read piece by piece (the arena's views may change between awaits). */
-  async memorySection(arena: Arena, addr: number, length: number): Promise<Section> {
+  async memorySection(arena: MemoryViews, addr: number, length: number): Promise<Section> {
     const offset = this.offset;
     let crc = 0;
     for (let at = 0; at < length; at += FLUSH_BYTES) {
@@ -62,7 +98,7 @@ class ImageWriter {
 }
 
 /** Write the version whose header is at `header`; returns the image's size in bytes. */
-export async function writeImage(arena: Arena, header: number, version: number, catalog: ReadCatalog, sink: (chunk: Uint8Array) => void | Promise<void>): Promise<number> {
+export async function writeImage(arena: MemoryViews, header: number, version: number, catalog: ImageCatalog, sink: (chunk: Uint8Array) => void | Promise<void>): Promise<number> {
   const out = new ImageWriter(sink);
   const field = (record: number, offset: number) => arena.u32[(record + offset) >>> 2];
   await out.put(new TextEncoder().encode(IMAGE_MAGIC));
@@ -142,7 +178,7 @@ export async function writeImage(arena: Arena, header: number, version: number, 
   return out.offset;
 }
 
-async function writeColumns(out: ImageWriter, arena: Arena, table: number, slots: number, count: number, live: { name: string; ordinal: number }[]): Promise<ColumnManifest[]> {
+async function writeColumns(out: ImageWriter, arena: MemoryViews, table: number, slots: number, count: number, live: { name: string; ordinal: number }[]): Promise<ColumnManifest[]> {
   const columns: ColumnManifest[] = [];
   for (let ordinal = 0; ordinal < slots; ordinal++) {
     const kind = arena.u32[(table + ordinal * COL.BYTES + COL.KIND) >>> 2] as ColumnKind;
@@ -159,7 +195,7 @@ async function writeColumns(out: ImageWriter, arena: Arena, table: number, slots
   return columns;
 }
 
-async function writeAdjacency(out: ImageWriter, arena: Arena, adj: number, vertexOrdinal: number, direction: "out" | "in"): Promise<AdjacencyManifest> {
+async function writeAdjacency(out: ImageWriter, arena: MemoryViews, adj: number, vertexOrdinal: number, direction: "out" | "in"): Promise<AdjacencyManifest> {
   const field = (offset: number) => arena.u32[(adj + offset) >>> 2];
   const slots = field(ADJ.SLOT_COUNT);
   const entryBytes = field(ADJ.ENTRY_BYTES);
@@ -181,7 +217,7 @@ async function writeAdjacency(out: ImageWriter, arena: Arena, adj: number, verte
 }
 
 /** The heap records a column of addresses points at, as consecutive [u32 length][bytes]. */
-function records(arena: Arena, column: number, count: number): Uint8Array {
+function records(arena: MemoryViews, column: number, count: number): Uint8Array {
   const u32 = arena.u32;
   let total = 0;
   for (let i = 0; i < count; i++) {

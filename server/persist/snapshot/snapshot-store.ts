@@ -10,14 +10,21 @@ import { crc32 } from "node:zlib";
 import { fsyncDirectory, isMissing } from "../durable-fs.js";
 import { decodeManifest, isSectionName, MANIFEST_FILE, type ManifestSection, type SnapshotManifest } from "./manifest.js";
 import { SnapshotWriter } from "./snapshot-writer.js";
+import type { PinnedImage } from "../../../runtime-wasm/store/index.js";
 
 /**
  * One payload of a snapshot: bytes (which must not change until the write has finished),
- * or a stream of chunks (a store serialising a pinned version while writes go on).
+ * a stream of chunks (a store serialising a pinned version while writes go on), or a
+ * store's pinned version that the writer thread serialises itself from the shared memory.
  */
 export interface SnapshotSection {
   name: string;
-  data: Uint8Array | readonly Uint8Array[] | AsyncIterable<Uint8Array>;
+  data: Uint8Array | readonly Uint8Array[] | AsyncIterable<Uint8Array> | StoreImageSource;
+}
+
+/** A pinned store version to be written as an image by the writer thread (see GraphStore.pinImage). */
+export interface StoreImageSource {
+  storeImage: Omit<PinnedImage, "release">;
 }
 
 export interface SnapshotContent {

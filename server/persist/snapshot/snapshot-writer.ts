@@ -1,10 +1,13 @@
-// The main-thread side of snapshot writing: hands a snapshot's sections, chunk by chunk, to
-// the writer thread (write-worker.ts) and waits for the folder to be durable. Pulling chunks
-// from a serializing store needs no event-loop turn, so a whole store image is handed over
-// at once (up to MAX_IN_FLIGHT_BYTES ahead of the disk), and the writing then proceeds in
-// the worker however busy the main thread is.
+// The main-thread side of snapshot writing: hands a snapshot's sections to the writer thread
+// (write-worker.ts) and waits for the folder to be durable. A store's pinned version goes
+// over as its address in the shared memory: the worker serialises it itself, so the image
+// costs the main thread (which answers requests) nothing, and the worker runs at a lower
+// scheduling priority. Other sections go chunk by chunk (up to MAX_IN_FLIGHT_BYTES ahead of
+// the disk), and the writing then proceeds in the worker however busy the main thread is.
 import { Worker } from "node:worker_threads";
+import { workerExecArgv } from "../../../runtime-wasm/worker-exec-argv.js";
 import type { ManifestSection } from "./manifest.js";
+import type { StoreImageSource } from "./snapshot-store.js";
 import type { WriterReply, WriterRequest } from "./write-worker.js";
 
 /** What one write is asked to do (SnapshotStore builds it). */
@@ -14,7 +17,7 @@ export interface WriteJob {
   temporary: string;
   lsn: number;
   meta: Record<string, unknown>;
-  sections: ReadonlyArray<{ name: string; data: Uint8Array | readonly Uint8Array[] | AsyncIterable<Uint8Array> }>;
+  sections: ReadonlyArray<{ name: string; data: Uint8Array | readonly Uint8Array[] | AsyncIterable<Uint8Array> | StoreImageSource }>;
 }
 
 /** Bytes handed to the worker and not yet on disk before the reader waits. */
@@ -78,6 +81,11 @@ export class SnapshotWriter {
     try {
       send({ op: "start", parent: job.parent, final: job.final, temporary: job.temporary });
       for (const section of job.sections) {
+        if (isStoreImage(section.data)) {
+          // Shared, not copied: the memory is a SharedArrayBuffer, the rest plain data.
+          send({ op: "image", name: section.name, image: section.data.storeImage });
+          continue;
+        }
         send({ op: "open", name: section.name });
         const parts = section.data instanceof Uint8Array ? [section.data] : section.data;
         for await (const part of parts) {
@@ -116,10 +124,14 @@ export class SnapshotWriter {
 
   private start(): Worker {
     if (!this.worker) {
-      this.worker = new Worker(new URL("./write-worker.js", import.meta.url));
+      this.worker = new Worker(new URL("./write-worker.js", import.meta.url), { execArgv: workerExecArgv() });
       this.worker.unref();
       this.worker.once("exit", () => (this.worker = undefined));
     }
     return this.worker;
   }
+}
+
+function isStoreImage(data: WriteJob["sections"][number]["data"]): data is StoreImageSource {
+  return typeof data === "object" && data !== null && "storeImage" in data;
 }

@@ -1,19 +1,26 @@
 // Runs in a worker thread: writes one snapshot folder at a time with synchronous file calls,
 // so a snapshot's progress never waits for the main thread, whose event loop may be busy
 // with large requests for seconds. Driven by SnapshotWriter (snapshot-writer.ts):
-//   start → (open → chunk* → close)* → finish, or abort.
+//   start → (open → chunk* → close | image)* → finish, or abort.
+// `image` serialises a store version pinned by the main thread straight from the shared
+// memory into its file. The thread runs at a lower priority than the process (Linux
+// applies it to this thread only), so on a busy machine requests go first.
 // The folder is written under its temporary name, every file and the folder fsynced, then
 // renamed into place and the parent fsynced: a folder with the final name is complete.
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { parentPort } from "node:worker_threads";
 import { crc32 } from "node:zlib";
+import type { PinnedImage } from "../../../runtime-wasm/store/index.js";
+import { memoryViews, writeImage } from "../../../runtime-wasm/store/image/write-image.js";
 import { decodeManifest, encodeManifest, MANIFEST_FILE, SNAPSHOT_FORMAT, SNAPSHOT_FORMAT_VERSION, type ManifestSection, type SnapshotManifest } from "./manifest.js";
 
 export type WriterRequest =
   | { op: "start"; parent: string; final: string; temporary: string }
   | { op: "open"; name: string }
   | { op: "chunk"; bytes: Uint8Array }
+  | { op: "image"; name: string; image: Omit<PinnedImage, "release"> }
   | { op: "close" }
   | { op: "finish"; lsn: number; meta: Record<string, unknown> }
   | { op: "abort" };
@@ -34,11 +41,22 @@ interface Job {
   file?: { fd: number; name: string; crc: number; bytes: number };
 }
 
+/** Nice value of this thread: above the process's, so serialising yields to requests. */
+const WRITER_NICE = 10;
+
 let job: Job | undefined;
 /** After a failure, everything up to the next start or abort is ignored. */
 let failed = false;
+/** Messages wait here while an image is written (writeImage awaits between pieces). */
+let pending: Promise<void> = Promise.resolve();
 
 function handle(message: WriterRequest): void {
+  pending = pending
+    .then(() => handleInOrder(message))
+    .catch((err: unknown) => reply({ op: "failed", message: `snapshot writer: ${err instanceof Error ? err.message : String(err)}` }));
+}
+
+async function handleInOrder(message: WriterRequest): Promise<void> {
   if (message.op === "start") return begin(message);
   if (message.op === "abort") {
     abandon();
@@ -46,12 +64,27 @@ function handle(message: WriterRequest): void {
   }
   if (failed || !job) return;
   try {
-    step(job, message);
+    if (message.op === "image") await writeImageFile(job, message);
+    else step(job, message);
   } catch (err) {
     failed = true;
     closeFile(job);
     reply({ op: "failed", message: err instanceof Error ? err.message : String(err) });
   }
+}
+
+/** The pinned store version as one payload file, serialised here from the shared memory. */
+async function writeImageFile(j: Job, m: Extract<WriterRequest, { op: "image" }>): Promise<void> {
+  if (j.existing) return;
+  step(j, { op: "open", name: m.name });
+  const file = j.file!;
+  // The sink writes each chunk before the next is made, so no chunk is kept or copied again.
+  await writeImage(memoryViews(m.image.memory), m.image.header, m.image.version, m.image.catalog, (chunk) => {
+    file.crc = crc32(chunk, file.crc);
+    writeAll(file.fd, chunk, file.bytes);
+    file.bytes += chunk.length;
+  });
+  step(j, { op: "close" });
 }
 
 function begin(m: Extract<WriterRequest, { op: "start" }>): void {
@@ -174,6 +207,12 @@ function readManifest(dir: string): ManifestSection[] | undefined {
 
 function reply(message: WriterReply): void {
   parentPort!.postMessage(message);
+}
+
+try {
+  os.setPriority(0, Math.min(19, os.getPriority(0) + WRITER_NICE));
+} catch {
+  // not permitted here (or not supported): the thread runs at the process's priority
 }
 
 parentPort?.on("message", handle);

@@ -1,5 +1,6 @@
 import { expect } from "chai";
-import { createStore, loadStore, StoreError, type GraphStore, type UpsertBatch } from "../../../runtime-wasm/store/index.js";
+import { createStore, loadStore, StoreError, type GraphStore, type StoreOptions, type UpsertBatch } from "../../../runtime-wasm/store/index.js";
+import { memoryViews, writeImage } from "../../../runtime-wasm/store/image/write-image.js";
 import { dumpStore } from "./dump.js";
 import { attr, DATETIME, schemaOf, socialSchema, vertex, edge, STRING, INT } from "./fixtures.js";
 
@@ -15,8 +16,8 @@ async function imageOf(store: GraphStore, between?: () => Promise<void>): Promis
 }
 
 /** A store with every kind of value, holes left by deletes, retired ids and a dropped attribute. */
-function busyStore(): GraphStore {
-  const store = createStore(socialSchema());
+function busyStore(options?: StoreOptions): GraphStore {
+  const store = createStore(socialSchema(), options);
   const vertices = [];
   for (let i = 0; i < 300; i++) {
     vertices.push({
@@ -84,6 +85,33 @@ describe("store: images (serialize / load)", () => {
       store.compact();
     });
     expect(n).to.be.greaterThan(0);
+    expect(dumpStore(await loadStore(image))).to.deep.equal(expected);
+  });
+
+  it("pinImage: another thread's writeImage, from plain data and the shared memory, writes the pinned version byte for byte", async () => {
+    const store = busyStore({ initialBytes: 1 << 20 });
+    const expected = dumpStore(store);
+    const reference = await imageOf(store);
+    const pin = store.pinImage();
+    // What a worker receives: a structured clone (the memory is shared, not copied).
+    const posted = structuredClone({ memory: pin.memory, header: pin.header, version: pin.version, catalog: pin.catalog });
+    const bytesBefore = store.memoryStats().memoryBytes;
+    for (let round = 0; round < 4; round++) {
+      const vertices = Array.from({ length: 5000 }, (_, i) => ({ type: "Person", id: `late${round}-${i}`, attributes: [{ name: "nick", value: `n${i}` }] }));
+      store.upsert({ vertices, edges: [{ type: "Knows", from: P("p10"), to: P(`late${round}-1`) }] });
+      store.deleteVertices("Person", [`p${40 + round}`]);
+      store.compact();
+    }
+    const schema = store.schema;
+    schema.vertexTypes[0]!.attributes = schema.vertexTypes[0]!.attributes.filter((a) => a.name !== "nick");
+    store.applySchema(schema);
+    expect(store.memoryStats().memoryBytes).to.be.greaterThan(bytesBefore); // the memory grew meanwhile
+    const chunks: Uint8Array[] = [];
+    await writeImage(memoryViews(posted.memory), posted.header, posted.version, posted.catalog, (chunk) => void chunks.push(chunk));
+    pin.release();
+    pin.release(); // a second release changes nothing
+    const image = Buffer.concat(chunks);
+    expect(Buffer.compare(image, reference)).to.equal(0);
     expect(dumpStore(await loadStore(image))).to.deep.equal(expected);
   });
 

@@ -79,15 +79,22 @@ describe("persist: the engine made durable", () => {
     });
   }
 
-  it("a refused command is not logged", async () => {
+  it("a refused command is voided in the log (it is logged ahead of its apply): replay skips both", async () => {
     const engine = new Engine();
     const { persistence } = await openDurableEngine(tmp.dataDir, engine, { snapshotOnClose: false });
     engine.apply({ kind: "set-output-api", api: "v1" });
     expect(() =>
       engine.apply({ kind: "delete-vertices-by-type", graph: "nowhere", vertexType: "Person", permanent: false }),
     ).to.throw();
-    expect(persistence.lastLsn).to.equal(1);
+    expect(persistence.lastLsn).to.equal(3); // the command at 2, its void at 3
+    engine.apply({ kind: "set-output-api", api: "v2" });
     await persistence.close();
+    const again = new Engine();
+    const reopened = await openDurableEngine(tmp.dataDir, again, { snapshotOnClose: false });
+    expect(reopened.report.replayedRecords).to.equal(2);
+    expect(reopened.report.lastLsn).to.equal(4);
+    expect(again.catalogImage().outputApi).to.equal("v2");
+    await reopened.persistence.close();
   });
 
   it("after a log write fails the engine turns read-only: later changes are refused before they apply", async () => {

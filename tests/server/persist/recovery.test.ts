@@ -224,12 +224,46 @@ describe("persist: recovery", () => {
     const { persistence } = await recover(tmp.dataDir, state, quiet);
     await persistence.record({ op: "put", key: "x", value: 1 });
     await persistence.record({ op: "put", key: "y", value: 2, fail: true } as unknown as CommandValue);
+    await persistence.record({ op: "put", key: "z", value: 3 });
     await persistence.close();
     try {
       await recover(tmp.dataDir, new KvState(), quiet);
       expect.fail("must refuse");
     } catch (err) {
       expect((err as Error).message).to.equal("replaying log record 2 failed: this command cannot be applied");
+    }
+  });
+
+  it("a voided record is skipped; a failing last record (refused, its void lost in the crash) is skipped with a note", async () => {
+    const { persistence } = await recover(tmp.dataDir, new KvState(), quiet);
+    await persistence.record({ op: "put", key: "x", value: 1 });
+    const refused = persistence.prepare({ op: "put", key: "y", value: 2, fail: true } as unknown as CommandValue);
+    refused.refused();
+    await persistence.record({ op: "put", key: "z", value: 3 });
+    // The crash case: the command is durable, its void never written.
+    persistence.prepare({ op: "put", key: "w", value: 4, fail: true } as unknown as CommandValue);
+    await persistence.close();
+    const notes: string[] = [];
+    const state = new KvState();
+    const { persistence: again, report } = await recover(tmp.dataDir, state, { ...quiet, log: (line) => notes.push(line) });
+    expect(state.replayed).to.deep.equal([1, 4, 5]);
+    expect(report.replayedRecords).to.equal(2);
+    expect(report.lastLsn).to.equal(5);
+    expect(notes).to.deep.equal(["log record 5, the last, was refused again on replay and is skipped (its request was never answered): this command cannot be applied"]);
+    await again.close();
+  });
+
+  it("a void record that does not follow the record it voids is damage: the start is refused", async () => {
+    const { persistence } = await recover(tmp.dataDir, new KvState(), quiet);
+    await persistence.record({ op: "put", key: "x", value: 1 });
+    await persistence.record({ op: "put", key: "y", value: 2 });
+    await persistence.record({ kind: "$void", lsn: 1 });
+    await persistence.close();
+    try {
+      await recover(tmp.dataDir, new KvState(), quiet);
+      expect.fail("must refuse");
+    } catch (err) {
+      expect((err as Error).message).to.equal("log record 3 voids record 1, which is not the record before it: the log is damaged");
     }
   });
 
