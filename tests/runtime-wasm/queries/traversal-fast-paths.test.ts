@@ -240,6 +240,18 @@ function relaxReference(live: LiveGraph, labels: number[], src: number) {
   return { sizes, best };
 }
 
+/** Max and Min of tuples with ties on the first field, decided by a STRING field. */
+const TUPLE_RANKS = `CREATE QUERY ranks() FOR GRAPH R {
+  TYPEDEF TUPLE<INT k, STRING name> Pair;
+  MaxAccum<Pair> @top;
+  MinAccum<Pair> @low;
+  Start = {V.*};
+  S = SELECT t FROM Start:s -(E:e)-> V:t
+      ACCUM t.@top += Pair(s.label % 5, to_string(s.label)),
+            t.@low += Pair(0 - s.label % 5 - 1, to_string(s.label));
+  PRINT Start[Start.@top.k AS tk, Start.@top.name AS tn, Start.@low.k AS lk, Start.@low.name AS ln];
+}`;
+
 describe("traversal fast paths on a graph with pending writes", function () {
   this.timeout(60000);
   after(closeSharedRuntime);
@@ -276,6 +288,34 @@ describe("traversal fast paths on a graph with pending writes", function () {
         expect(lists["@@after"]).to.deep.equal(expected.afterSums);
         const got = new Map(vertices.All.map((x) => [Number(x.v_id.slice(1)), x.attributes["All.@val"]]));
         expect(got).to.deep.equal(expected.val);
+      }
+    });
+
+    it(`MaxAccum and MinAccum of tuples (ties broken by a STRING field) match the reference (seed ${seed})`, async () => {
+      const { db, live } = build(seed, 300, 900, 10);
+      const labels = labelsOf(db);
+      type Pair = [number, string];
+      const less = (x: Pair, y: Pair) => x[0] < y[0] || (x[0] === y[0] && x[1] < y[1]);
+      const top = new Map<number, Pair>();
+      const low = new Map<number, Pair>();
+      for (const [a, b] of live.directed) {
+        const up: Pair = [labels[a] % 5, String(labels[a])];
+        const down: Pair = [-(labels[a] % 5) - 1, String(labels[a])];
+        if (!top.has(b) || less(top.get(b)!, up)) top.set(b, up);
+        if (!low.has(b) || less(down, low.get(b)!)) low.set(b, down);
+      }
+      expect([...top.values()].filter(([k]) => k === 4).length).to.be.greaterThan(10);
+      for (const level of [1, 3] as const) {
+        const r = await runGsql(db, TUPLE_RANKS, [], { level });
+        expect(r.ok, JSON.stringify(r)).to.equal(true);
+        const [vertices] = r.json as [{ Start: VertexRecord[] }];
+        const got = new Map(vertices.Start.map((x) => [Number(x.v_id.slice(1)), x.attributes]));
+        expect(got.size).to.equal(live.alive.size);
+        for (const [v, attrs] of got) {
+          // a vertex no edge reaches keeps the default tuple (0, "")
+          expect([attrs["tk"], attrs["tn"]], `top of v${v}`).to.deep.equal(top.get(v) ?? [0, ""]);
+          if (low.has(v)) expect([attrs["lk"], attrs["ln"]], `low of v${v}`).to.deep.equal(low.get(v));
+        }
       }
     });
 
