@@ -37,7 +37,7 @@ import { cmpValue, loadValue, storeValue } from "./emit-values.js";
 import { vsetAdd, vsetAddInline, vsetCount, vsetForEach, vsetFree, vsetHas, vsetNew, vsetSetOrder, vsetToList } from "./emit-vset.js";
 import type { Expr, FunctionScope, Local } from "./module.js";
 import { QueryEmitter, type ClauseState } from "./query-emitter.js";
-import { clauseLocals, sourceInvariants } from "./hoist.js";
+import { clauseLocals, sourceInvariants, whereInvariants } from "./hoist.js";
 import { wasmType } from "./wasm-types.js";
 
 
@@ -120,6 +120,9 @@ function selectBody(qe: QueryEmitter, f: FunctionScope, targetId: number, sel: I
   const otherAliases = [...sel.hops.map((h) => h.target), ...sel.hops.flatMap((h) => (h.edgeAlias !== undefined ? [h.edgeAlias] : []))];
   const invariants = sel.hops.length > 0 ? sourceInvariants(sel.accum, sel.source.alias, clauseLocals(sel.accum, otherAliases)) : [];
   const hoisted = new Map(invariants.map((x) => [x, f.local(wasmType(x.type), "hoisted")]));
+  // the WHERE's source-only parts, computed before each source's edges are walked
+  const whereParts = sel.where && sel.hops.length > 0 ? whereInvariants(sel.where, sel.source.alias, clauseLocals(sel.accum, otherAliases)) : [];
+  const whereHoisted = new Map(whereParts.map((x) => [x, f.local(wasmType(x.type), "where_hoisted")]));
   const firstRow = f.local("i32", "first_row");
   // Per-source work, done once per source before its first row.
   const perSourceWork = (): Expr[] =>
@@ -133,7 +136,13 @@ function selectBody(qe: QueryEmitter, f: FunctionScope, targetId: number, sel: I
   // source's first row, the ACCUM statements and the recording of the aliases' vertices.
   const rowBody = (perSourceBefore = false): Expr[] =>
     qe.inClause(accumClause, () => {
-      const where = sel.where ? m.if(m.globalGet(ALL_ACTIVE, "i32"), m.i32(1), emitExpr(qe, sel.where)) : undefined;
+      qe.hoisted = whereHoisted;
+      let where: Expr | undefined;
+      try {
+        where = sel.where ? m.if(m.globalGet(ALL_ACTIVE, "i32"), m.i32(1), emitExpr(qe, sel.where)) : undefined;
+      } finally {
+        qe.hoisted = new Map();
+      }
       const first = perSourceBefore ? [] : [m.if(firstRow.get(), m.seq(...perSourceWork()))];
       qe.hoisted = hoisted;
       let stmts: Expr[];
@@ -161,6 +170,7 @@ function selectBody(qe: QueryEmitter, f: FunctionScope, targetId: number, sel: I
     m.if(m.atomicLoad("i32", m.globalGet(G.ctl, "i32"), Ctl.cancel), m.unreachable()),
     sourceAlias.set(v.get()),
     firstRow.set(m.i32(1)),
+    ...qe.inClause(accumClause, () => [...whereHoisted].map(([x, local]) => local.set(emitExpr(qe, x)))),
     ...hops(qe, f, sel, 0, accumClause, { row: rowBody, perSource: perSourceWork, unconditional: sel.where === undefined }, dynamic),
   ]);
   out.push(walk, qe.inClause(accumClause, () => replayLogs(qe)));
