@@ -37,7 +37,7 @@ import { cmpValue, loadValue, storeValue } from "./emit-values.js";
 import { vsetAdd, vsetAddInline, vsetCount, vsetForEach, vsetFree, vsetHas, vsetNew, vsetSetOrder, vsetToList } from "./emit-vset.js";
 import type { Expr, FunctionScope, Local } from "./module.js";
 import { QueryEmitter, type ClauseState } from "./query-emitter.js";
-import { clauseLocals, sourceInvariants } from "./hoist.js";
+import { clauseLocals, sourceInvariants, whereInvariants } from "./hoist.js";
 import { wasmType } from "./wasm-types.js";
 
 
@@ -119,13 +119,21 @@ function selectBody(qe: QueryEmitter, f: FunctionScope, targetId: number, sel: I
   // recording the source alias's vertex.
   const otherAliases = [...sel.hops.map((h) => h.target), ...sel.hops.flatMap((h) => (h.edgeAlias !== undefined ? [h.edgeAlias] : []))];
   const invariants = sel.hops.length > 0 ? sourceInvariants(sel.accum, sel.source.alias, clauseLocals(sel.accum, otherAliases)) : [];
-  const hoisted = new Map(invariants.map((x) => [x, f.local(wasmType(x.type), "hoisted")]));
+  // the WHERE's source-only parts, computed before each source's edges are walked
+  const whereParts = sel.where && sel.hops.length > 0 ? whereInvariants(sel.where, sel.source.alias, clauseLocals(sel.accum, otherAliases)) : [];
+  const whereHoisted = new Map(whereParts.map((x) => [x, f.local(wasmType(x.type), "where_hoisted")]));
+  // an ACCUM expression the WHERE already computes (`s.@cc_id` in both) reuses its local
+  const exprText = (x: IrExpr) => JSON.stringify(x, (_key, v: unknown) => (typeof v === "bigint" ? `${v}n` : v));
+  const whereByText = new Map(whereParts.map((x) => [exprText(x), whereHoisted.get(x)!]));
+  const ownHoisted = new Map(invariants.filter((x) => !whereByText.has(exprText(x))).map((x) => [x, f.local(wasmType(x.type), "hoisted")]));
+  const hoisted = new Map(invariants.map((x) => [x, ownHoisted.get(x) ?? whereByText.get(exprText(x))!]));
+  const firstRowWork = ownHoisted.size > 0 || marked.has(sel.source.alias);
   const firstRow = f.local("i32", "first_row");
   // Per-source work, done once per source before its first row.
   const perSourceWork = (): Expr[] =>
     qe.inClause(accumClause, () => {
       const perSource: Expr[] = [firstRow.set(m.i32(0))];
-      for (const [x, local] of hoisted) perSource.push(local.set(emitExpr(qe, x)));
+      for (const [x, local] of ownHoisted) perSource.push(local.set(emitExpr(qe, x)));
       for (const [id, set] of marked) if (id === sel.source.alias) perSource.push(vsetAddInline(cx, f, () => set.get(), () => qe.readVar(id)));
       return perSource;
     });
@@ -133,8 +141,14 @@ function selectBody(qe: QueryEmitter, f: FunctionScope, targetId: number, sel: I
   // source's first row, the ACCUM statements and the recording of the aliases' vertices.
   const rowBody = (perSourceBefore = false): Expr[] =>
     qe.inClause(accumClause, () => {
-      const where = sel.where ? m.if(m.globalGet(ALL_ACTIVE, "i32"), m.i32(1), emitExpr(qe, sel.where)) : undefined;
-      const first = perSourceBefore ? [] : [m.if(firstRow.get(), m.seq(...perSourceWork()))];
+      qe.hoisted = whereHoisted;
+      let where: Expr | undefined;
+      try {
+        where = sel.where ? m.if(m.globalGet(ALL_ACTIVE, "i32"), m.i32(1), emitExpr(qe, sel.where)) : undefined;
+      } finally {
+        qe.hoisted = new Map();
+      }
+      const first = perSourceBefore || !firstRowWork ? [] : [m.if(firstRow.get(), m.seq(...perSourceWork()))];
       qe.hoisted = hoisted;
       let stmts: Expr[];
       try {
@@ -161,6 +175,7 @@ function selectBody(qe: QueryEmitter, f: FunctionScope, targetId: number, sel: I
     m.if(m.atomicLoad("i32", m.globalGet(G.ctl, "i32"), Ctl.cancel), m.unreachable()),
     sourceAlias.set(v.get()),
     firstRow.set(m.i32(1)),
+    ...qe.inClause(accumClause, () => [...whereHoisted].map(([x, local]) => local.set(emitExpr(qe, x)))),
     ...hops(qe, f, sel, 0, accumClause, { row: rowBody, perSource: perSourceWork, unconditional: sel.where === undefined }, dynamic),
   ]);
   out.push(walk, qe.inClause(accumClause, () => replayLogs(qe)));

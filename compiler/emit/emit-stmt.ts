@@ -26,6 +26,7 @@ import { vsetCombine, vsetFree, vsetForEach } from "./emit-vset.js";
 import { ArrayHeader } from "./emit-write.js";
 import type { Expr, Local } from "./module.js";
 import { UnsupportedError, type QueryEmitter } from "./query-emitter.js";
+import { tupleMinMaxInline } from "./emit-tuple-accum.js";
 import { wasmType } from "./wasm-types.js";
 
 /** Exception state: the code of the exception in flight (0: none) and its message. */
@@ -225,6 +226,10 @@ function write(qe: QueryEmitter, target: IrTarget, value: IrExpr, accumulate: bo
   const setState = stateLocal.set(state);
   const vertexLocal = vertex;
 
+  const capture = (v: () => Expr) => (needsPrime ? primeCapture(qe, accumId, v()) : m.nop());
+  const tupleInline = accumulate && !deferred ? tupleMinMaxInline(qe, accum, () => stateLocal.get(), value) : undefined;
+  if (tupleInline) return m.seq(setState, vertexLocal ? capture(() => vertexLocal.get()) : m.nop(), tupleInline);
+
   // What one write does, given the state address and operand values.
   let operands: { expr: Expr; type: IrType }[];
   let apply: (st: Expr, ops: Expr[]) => Expr;
@@ -251,7 +256,6 @@ function write(qe: QueryEmitter, target: IrTarget, value: IrExpr, accumulate: bo
     apply = (st, ops) => (accumulate ? accumAdd(cx, accum, st, ops[0], vt) : accumAssign(cx, accum, st, ops[0], vt));
   }
 
-  const capture = (v: () => Expr) => (needsPrime ? primeCapture(qe, accumId, v()) : m.nop());
   if (deferred) {
     // the vertex id rides in the record too when the prime must be captured at replay
     const extra = needsPrime && vertexLocal ? [{ expr: vertexLocal.get(), type: { t: "vertex" } as IrType }] : [];

@@ -63,6 +63,47 @@ export function sourceInvariants(body: IrStmt[], source: number, locals: Set<num
   return found;
 }
 
+/**
+ * Parts of a SELECT's WHERE that depend only on the source vertex and cannot fail or write:
+ * accumulator reads (the clause sees them as they were before it), tuple fields, numeric
+ * arithmetic other than division, comparisons. They are computed once per source vertex,
+ * before its edges are walked: also for a source none of whose rows passes, which is why
+ * only expressions that cannot raise an error are taken. In connected components' and
+ * Bellman-Ford's rounds, `s.@cc_id` / `s.@best.dist` is read once per source, not per edge.
+ */
+export function whereInvariants(where: IrExpr, source: number, locals: Set<number>): IrExpr[] {
+  const numeric = (x: IrExpr) => (x.type.t === "scalar" && x.type.name !== "STRING" && x.type.name !== "DATETIME") || x.type.t === "vertex";
+  const safe = (x: IrExpr): boolean => {
+    switch (x.e) {
+      case "var":
+        return x.id === source || !locals.has(x.id);
+      case "const":
+        return true;
+      case "vacc":
+        return safe(x.vertex);
+      case "field":
+        return safe(x.target);
+      case "unary":
+        return numeric(x.arg) && safe(x.arg);
+      case "binary":
+        if (!["add", "sub", "mul", "eq", "ne", "lt", "le", "gt", "ge", "and", "or"].includes(x.op)) return false;
+        return numeric(x.left) && numeric(x.right) && safe(x.left) && safe(x.right);
+      default:
+        return false;
+    }
+  };
+  const found: IrExpr[] = [];
+  const visit = (x: IrExpr): void => {
+    if (x.e !== "const" && x.e !== "var" && numeric(x) && safe(x) && referencesSource(x, source)) {
+      found.push(x);
+      return;
+    }
+    for (const c of childExprs(x)) visit(c);
+  };
+  visit(where);
+  return found;
+}
+
 function referencesSource(x: IrExpr, source: number): boolean {
   if (x.e === "var" && x.id === source) return true;
   return childExprs(x).some((c) => referencesSource(c, source));

@@ -57,7 +57,9 @@ function orderIndependent(a: IrAccum): boolean {
   switch (a.a) {
     case "min":
     case "max":
-      return a.elem.t === "scalar" && a.elem.name !== "STRING";
+      // tuples are immutable records compared field by field, so a kept copy of the
+      // state (its address) is a copy of the value
+      return a.elem.t === "tuple" || (a.elem.t === "scalar" && a.elem.name !== "STRING");
     case "sum":
       return a.elem.t === "scalar" && a.elem.name !== "STRING" && a.elem.name !== "DATETIME";
     case "avg":

@@ -189,6 +189,69 @@ function spreadReference(live: LiveGraph, labels: number[], src: number, rounds:
   return { sizes, beforeSums, afterSums, val };
 }
 
+/**
+ * Bellman-Ford style rounds over the directed edges with a MinAccum of tuples read in WHERE
+ * and ACCUM (so the clause must read every target's tuple from before the round); edge
+ * weights 1..10 come from the endpoints' labels, ties on the distance go to the smaller
+ * label of the source.
+ */
+const RELAX = `CREATE QUERY relax(VERTEX<V> src) FOR GRAPH R {
+  TYPEDEF TUPLE<DOUBLE d, INT p> Step;
+  MinAccum<Step> @best;
+  ListAccum<INT> @@sizes;
+  All = {V.*};
+  All = SELECT x FROM All:x POST-ACCUM x.@best = Step(1000000, -1);
+  F = {src};
+  F = SELECT s FROM F:s POST-ACCUM s.@best = Step(0, s.label);
+  WHILE F.size() > 0 DO
+    F = SELECT t FROM F:s -(E:e)-> V:t
+        WHERE s.@best.d + (s.label * 7 + t.label * 3) % 10 + 1 < t.@best.d
+        ACCUM t.@best += Step(s.@best.d + (s.label * 7 + t.label * 3) % 10 + 1, s.label);
+    @@sizes += F.size();
+  END;
+  PRINT @@sizes;
+  PRINT All[All.@best.d AS d, All.@best.p AS p];
+}`;
+
+function relaxReference(live: LiveGraph, labels: number[], src: number) {
+  const out = new Map<number, number[]>([...live.alive].map((v) => [v, []]));
+  for (const [a, b] of live.directed) out.get(a)!.push(b);
+  const best = new Map<number, [number, number]>([...live.alive].map((v) => [v, [1000000, -1]]));
+  best.set(src, [0, labels[src]]);
+  const less = (x: [number, number], y: [number, number]) => x[0] < y[0] || (x[0] === y[0] && x[1] < y[1]);
+  let frontier = new Set([src]);
+  const sizes: number[] = [];
+  while (frontier.size > 0) {
+    const before = new Map(best);
+    const next = new Set<number>();
+    for (const s of frontier) {
+      for (const t of out.get(s)!) {
+        const d = before.get(s)![0] + ((labels[s] * 7 + labels[t] * 3) % 10) + 1;
+        if (d < before.get(t)![0]) {
+          const step: [number, number] = [d, labels[s]];
+          if (less(step, best.get(t)!)) best.set(t, step);
+          next.add(t);
+        }
+      }
+    }
+    sizes.push(next.size);
+    frontier = next;
+  }
+  return { sizes, best };
+}
+
+/** Max and Min of tuples with ties on the first field, decided by a STRING field. */
+const TUPLE_RANKS = `CREATE QUERY ranks() FOR GRAPH R {
+  TYPEDEF TUPLE<INT k, STRING name> Pair;
+  MaxAccum<Pair> @top;
+  MinAccum<Pair> @low;
+  Start = {V.*};
+  S = SELECT t FROM Start:s -(E:e)-> V:t
+      ACCUM t.@top += Pair(s.label % 5, to_string(s.label)),
+            t.@low += Pair(0 - s.label % 5 - 1, to_string(s.label));
+  PRINT Start[Start.@top.k AS tk, Start.@top.name AS tn, Start.@low.k AS lk, Start.@low.name AS ln];
+}`;
+
 describe("traversal fast paths on a graph with pending writes", function () {
   this.timeout(60000);
   after(closeSharedRuntime);
@@ -225,6 +288,49 @@ describe("traversal fast paths on a graph with pending writes", function () {
         expect(lists["@@after"]).to.deep.equal(expected.afterSums);
         const got = new Map(vertices.All.map((x) => [Number(x.v_id.slice(1)), x.attributes["All.@val"]]));
         expect(got).to.deep.equal(expected.val);
+      }
+    });
+
+    it(`MaxAccum and MinAccum of tuples (ties broken by a STRING field) match the reference (seed ${seed})`, async () => {
+      const { db, live } = build(seed, 300, 900, 10);
+      const labels = labelsOf(db);
+      type Pair = [number, string];
+      const less = (x: Pair, y: Pair) => x[0] < y[0] || (x[0] === y[0] && x[1] < y[1]);
+      const top = new Map<number, Pair>();
+      const low = new Map<number, Pair>();
+      for (const [a, b] of live.directed) {
+        const up: Pair = [labels[a] % 5, String(labels[a])];
+        const down: Pair = [-(labels[a] % 5) - 1, String(labels[a])];
+        if (!top.has(b) || less(top.get(b)!, up)) top.set(b, up);
+        if (!low.has(b) || less(down, low.get(b)!)) low.set(b, down);
+      }
+      expect([...top.values()].filter(([k]) => k === 4).length).to.be.greaterThan(10);
+      for (const level of [1, 3] as const) {
+        const r = await runGsql(db, TUPLE_RANKS, [], { level });
+        expect(r.ok, JSON.stringify(r)).to.equal(true);
+        const [vertices] = r.json as [{ Start: VertexRecord[] }];
+        const got = new Map(vertices.Start.map((x) => [Number(x.v_id.slice(1)), x.attributes]));
+        expect(got.size).to.equal(live.alive.size);
+        for (const [v, attrs] of got) {
+          // a vertex no edge reaches keeps the default tuple (0, "")
+          expect([attrs["tk"], attrs["tn"]], `top of v${v}`).to.deep.equal(top.get(v) ?? [0, ""]);
+          if (low.has(v)) expect([attrs["lk"], attrs["ln"]], `low of v${v}`).to.deep.equal(low.get(v));
+        }
+      }
+    });
+
+    it(`Bellman-Ford rounds over a MinAccum of tuples read in WHERE and ACCUM match the reference (seed ${seed})`, async () => {
+      const { db, live } = build(seed, 400, 1200, 40);
+      const expected = relaxReference(live, labelsOf(db), 0);
+      expect(expected.sizes[0]).to.be.lessThan(10);
+      expect(Math.max(...expected.sizes)).to.be.greaterThan(50);
+      for (const level of [1, 3] as const) {
+        const r = await runGsql(db, RELAX, [{ id: "v0" }], { level });
+        expect(r.ok, JSON.stringify(r)).to.equal(true);
+        const [lists, vertices] = r.json as [{ "@@sizes": number[] }, { All: VertexRecord[] }];
+        expect(lists["@@sizes"]).to.deep.equal(expected.sizes);
+        const got = new Map(vertices.All.map((x) => [Number(x.v_id.slice(1)), [x.attributes["d"], x.attributes["p"]]]));
+        expect(got).to.deep.equal(expected.best);
       }
     });
   }
