@@ -4,8 +4,8 @@
 // memory (the module checks it in every loop and stops); a run that does not stop within
 // the grace period has its worker terminated and replaced.
 import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
-import { workerExecArgv } from "../worker-exec-argv.js";
+import type { Worker } from "node:worker_threads";
+import { startWorker } from "../start-worker.js";
 import { Ctl } from "./abi.js";
 import { ArenaChunks } from "./arena-chunks.js";
 import { growingLender, MemoryExhausted, type MemoryLender } from "./memory-lender.js";
@@ -119,7 +119,7 @@ export class QueryPool {
   }
 
   private spawn(index: number): Slot {
-    const worker = new Worker(new URL("./query-worker.js", import.meta.url), { execArgv: workerExecArgv() });
+    const worker = startWorker(new URL("./query-worker.js", import.meta.url));
     const slot: Slot = { index, worker, attached: new Set() };
     worker.on("message", (msg: FromWorker) => {
       if (msg.kind === "done" && slot.run?.runId === msg.runId) this.finish(slot, msg.outcome);

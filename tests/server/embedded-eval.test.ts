@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { workerExecArgv } from "../../runtime-wasm/worker-exec-argv.js";
+import { withoutInputType } from "../../runtime-wasm/start-worker.js";
 
 const SERVE_URL = new URL("../../server/serve.js", import.meta.url).href;
 
@@ -37,8 +37,24 @@ describe("an embedding program run with --input-type=module -e", function () {
   });
 
   it("keeps every flag but --input-type (either spelling) for workers", () => {
-    expect(workerExecArgv(["--input-type=module", "--max-old-space-size=512", "--input-type", "commonjs", "--enable-source-maps"]))
+    expect(withoutInputType(["--input-type=module", "--max-old-space-size=512", "--input-type", "commonjs", "--enable-source-maps"]))
       .to.deep.equal(["--max-old-space-size=512", "--enable-source-maps"]);
-    expect(workerExecArgv([])).to.deep.equal([]);
+    expect(withoutInputType([])).to.deep.equal([]);
+  });
+
+  it("still starts its workers when a flag Node refuses in a worker's own list (--expose-gc) is present", () => {
+    const program = `
+      import { startServer } from ${JSON.stringify(SERVE_URL)};
+      const server = await startServer({ port: 0, gsqlPort: 0, demo: true, log: () => {} });
+      const res = await fetch("http://127.0.0.1:" + server.restPort + "/query/Social/friend_count");
+      console.log(res.status);
+      await server.close();
+    `;
+    for (const flags of [["--expose-gc"], ["--expose-gc", "--input-type=module"]]) {
+      const file = flags.includes("--input-type=module") ? ["-e", program] : ["--input-type=module", "-e", program];
+      const run = spawnSync(process.execPath, [...flags, ...file], { encoding: "utf8", timeout: 50000 });
+      expect(run.stderr, flags.join(" ")).to.equal("");
+      expect(run.stdout.trim(), flags.join(" ")).to.equal("200");
+    }
   });
 });

@@ -4,8 +4,8 @@
 // costs the main thread (which answers requests) nothing, and the worker runs at a lower
 // scheduling priority. Other sections go chunk by chunk (up to MAX_IN_FLIGHT_BYTES ahead of
 // the disk), and the writing then proceeds in the worker however busy the main thread is.
-import { Worker } from "node:worker_threads";
-import { workerExecArgv } from "../../../runtime-wasm/worker-exec-argv.js";
+import type { Worker } from "node:worker_threads";
+import { startWorker } from "../../../runtime-wasm/start-worker.js";
 import type { ManifestSection } from "./manifest.js";
 import type { StoreImageSource } from "./snapshot-store.js";
 import type { WriterReply, WriterRequest } from "./write-worker.js";
@@ -124,7 +124,7 @@ export class SnapshotWriter {
 
   private start(): Worker {
     if (!this.worker) {
-      this.worker = new Worker(new URL("./write-worker.js", import.meta.url), { execArgv: workerExecArgv() });
+      this.worker = startWorker(new URL("./write-worker.js", import.meta.url));
       this.worker.unref();
       this.worker.once("exit", () => (this.worker = undefined));
     }
