@@ -22,6 +22,8 @@ export interface CompiledQueryModule {
   text?: string;
   /** Milliseconds spent per stage. */
   timings: { lower: number; passes: number; emit: number };
+  /** Binaryen's report when its optimiser made the module invalid (the unoptimised module is kept). */
+  optimizerFailure?: string;
 }
 
 export { LowerError } from "./ir/lower.js";
@@ -41,9 +43,9 @@ export function compileQuery(bound: BoundQuery, schema: DatabaseSchema, level: O
   const optimized = optimizeIr(ir, level);
   const optimizedCallees = calleeIrs.map((c) => optimizeIr(c, level));
   const t2 = performance.now();
-  const { bytes, manifest, text } = emitQuery(optimized, { schema, optimizeLevel: level, withText, callees: optimizedCallees });
+  const { bytes, manifest, text, optimizerFailure } = emitQuery(optimized, { schema, optimizeLevel: level, withText, callees: optimizedCallees });
   const t3 = performance.now();
-  return { ir: optimized, bytes, manifest, text, timings: { lower: t1 - t0, passes: t2 - t1, emit: t3 - t2 } };
+  return { ir: optimized, bytes, manifest, text, timings: { lower: t1 - t0, passes: t2 - t1, emit: t3 - t2 }, ...(optimizerFailure !== undefined ? { optimizerFailure } : {}) };
 }
 
 /** The callees the query reaches through its calls, lowered (others given are left out). */

@@ -53,11 +53,11 @@ export function arrayAssign(cx: EmitContext, a: ArrayAccum, state: Expr, source:
     const [s, c] = [f.param(0), f.param(1)];
     const d = f.local("i32", "d");
     const i = f.local("i32", "i");
-    const cells = m.load("i32", c.get(), ArrayHeader.cells);
+    const cells = () => m.load("i32", c.get(), ArrayHeader.cells);
     const sameShape = m.and(
       "i32",
       m.ne("i32", m.load("i32", s.get()), m.i32(0)),
-      m.eq("i32", m.load("i32", m.load("i32", s.get()), ArrayHeader.cells), cells),
+      m.eq("i32", m.load("i32", m.load("i32", s.get()), ArrayHeader.cells), cells()),
     );
     return m.if(
       m.and("i32", m.ne("i32", c.get(), m.i32(0)), m.ne("i32", m.load("i32", s.get()), c.get())),
@@ -67,8 +67,8 @@ export function arrayAssign(cx: EmitContext, a: ArrayAccum, state: Expr, source:
           m.eqz("i32", sameShape),
           m.seq(
             m.store("i32", s.get(), alloc(cx, m.i32(ArrayHeader.size))),
-            m.store("i32", m.load("i32", s.get()), cells, ArrayHeader.cells),
-            m.store("i32", m.load("i32", s.get()), allocStates(cx, f, a.elem, cells), ArrayHeader.data),
+            m.store("i32", m.load("i32", s.get()), cells(), ArrayHeader.cells),
+            m.store("i32", m.load("i32", s.get()), allocStates(cx, f, a.elem, cells()), ArrayHeader.data),
           ),
         ),
         m.store("i32", m.load("i32", s.get()), m.load("i32", c.get(), ArrayHeader.dims), ArrayHeader.dims),
@@ -76,7 +76,7 @@ export function arrayAssign(cx: EmitContext, a: ArrayAccum, state: Expr, source:
           m.store("i32", m.add("i32", m.load("i32", s.get()), m.shl("i32", d.get(), m.i32(2))),
             m.load("i32", m.add("i32", c.get(), m.shl("i32", d.get(), m.i32(2))), ArrayHeader.sizes), ArrayHeader.sizes),
         ]),
-        f.forRange(i, m.i32(0), cells, () => {
+        f.forRange(i, m.i32(0), cells(), () => {
           const at = (arr: Expr) => m.add("i32", m.load("i32", arr, ArrayHeader.data), m.mul("i32", i.get(), m.i32(cell)));
           return [accumAssign(cx, a.elem, at(m.load("i32", s.get())), accumRead(cx, a.elem, at(c.get())), accumValueType(a.elem))];
         }),

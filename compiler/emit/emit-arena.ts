@@ -13,10 +13,10 @@ const MIN_CLASS_LOG = 4;
 /** Run prologue: take the free part of the first chunk from the control block. */
 export function initArena(cx: EmitContext): Expr {
   const m = cx.m;
-  const ctl = m.globalGet(G.ctl, "i32");
+  const ctl = () => m.globalGet(G.ctl, "i32");
   return m.seq(
-    m.globalSet(G.heapPtr, m.load("i32", ctl, Ctl.heapStart)),
-    m.globalSet(G.heapEnd, m.load("i32", ctl, Ctl.heapEnd)),
+    m.globalSet(G.heapPtr, m.load("i32", ctl(), Ctl.heapStart)),
+    m.globalSet(G.heapEnd, m.load("i32", ctl(), Ctl.heapEnd)),
     m.globalSet(G.freeLists, allocZeroed(cx, m.i32(FREE_CLASSES * 4))),
   );
 }

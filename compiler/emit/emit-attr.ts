@@ -7,6 +7,7 @@ import { FormatKind } from "../../runtime-wasm/query/abi.js";
 import { IdKind, VT } from "../../runtime-wasm/store/layout.js";
 import { edgeAttrColumn, edgeTypeOrdinal, GG, localSlot, vertexAttrColumn, vertexTypeOrdinal, vidTypeOrdinal } from "./emit-graph.js";
 import { formatToString, strConst, strFromRecord } from "./emit-strings.js";
+import { collectionFromRecord } from "./emit-attr-collections.js";
 import { defaultValue, EdgeRecord } from "./emit-values.js";
 import type { Expr } from "./module.js";
 import { UnsupportedError, type QueryEmitter } from "./query-emitter.js";
@@ -16,6 +17,7 @@ import { wasmType } from "./wasm-types.js";
 function loadColumn(qe: QueryEmitter, t: IrType, column: Expr, index: Expr): Expr {
   const m = qe.m;
   const cx = qe.cx;
+  if (t.t === "accum") return collectionFromRecord(cx, t.accum, m.load("i32", m.add("i32", column, m.shl("i32", index, m.i32(2)))));
   if (t.t !== "scalar") throw new UnsupportedError(`reading ${t.t} attributes`);
   switch (t.name) {
     case "INT":

@@ -2,6 +2,7 @@
 // conversions, aggregates, vertex functions, and the accessor and mutator methods of the
 // accumulators. Pure arithmetic runs in WebAssembly; transcendental math, text and calendar
 // work are host calls (see the ABI).
+import { emitJsonMethod, emitParseJson } from "./emit-json.js";
 import { DatetimeOp, FormatKind, MathOp, RuntimeError } from "../../runtime-wasm/query/abi.js";
 import type { IrExpr } from "../ir/ir.js";
 import { accumValueType, BOOL, DOUBLE, INT, STRING, type IrAccum, type IrType } from "../ir/types.js";
@@ -60,6 +61,9 @@ export function emitCall(qe: QueryEmitter, x: CallExpr): Expr {
     return result(cx.host("math", [m.i32(HOST_MATH[x.fn]), real(0), x.args.length > 1 ? real(1) : m.f64(0)]), DOUBLE);
   }
   switch (x.fn) {
+    case "parse_json_object":
+    case "parse_json_array":
+      return emitParseJson(qe, x.fn === "parse_json_object" ? "object" : "array", arg(0));
     case "abs": {
       const vt = wasmType(x.args[0].type);
       if (vt === "f32" || vt === "f64") return m.fabs(vt, arg(0));
@@ -275,6 +279,7 @@ export function emitMethod(qe: QueryEmitter, x: MethodExpr): Expr {
     if (edge) return m.i32(edge.directed ? 1 : 0);
     throw new UnsupportedError("isDirected() of an edge value");
   }
+  if (receiver === "jsonobject" || receiver === "jsonarray") return emitJsonMethod(qe, x, receiver, lname);
   if (acc === undefined) throw new UnsupportedError(`the method ${x.method}`);
   const asInt = (v: Expr) => m.convert("i32", "i64", v, true);
   if (lname === "size") return asInt(sizeOf(qe, x.target));

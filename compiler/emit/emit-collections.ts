@@ -5,6 +5,7 @@ import type { IrExpr } from "../ir/ir.js";
 import { DOUBLE, isFloatType, type IrType } from "../ir/types.js";
 import { collectionForEach, collectionSize } from "./emit-accum.js";
 import { Entry, HT_INSERTED, htFind, htForEach, htInsert, htNew } from "./emit-hash-table.js";
+import { markedContains } from "./emit-intersect.js";
 import { listFind } from "./emit-list.js";
 import { cmpValue, defaultValue, eqValue, loadValue } from "./emit-values.js";
 import { vsetCount, vsetForEach, vsetHas } from "./emit-vset.js";
@@ -28,6 +29,8 @@ export function collectionContains(qe: QueryEmitter, collection: IrExpr, value: 
     for (let i = collection.items.length - 1; i >= 0; i--) found = m.if(eqValue(cx, value.type, v.get(), emitExpr(qe, collection.items[i])), m.i32(1), found);
     return m.block(null, [v.set(emitExpr(qe, value)), found], "i32");
   }
+  const stamped = a.a === "set" ? markedContains(qe, collection, value) : undefined;
+  if (stamped) return stamped;
   switch (a.a) {
     case "list":
       return listFind(cx, a.elem, emitExpr(qe, collection), emitExpr(qe, value), "contains");

@@ -83,9 +83,10 @@ function slotAddress(cx: EmitContext, t: Local, hash: Expr): Expr {
   return m.add("i32", m.load("i32", t.get(), HT.index), m.shl("i32", m.and("i32", hash, m.load("i32", t.get(), HT.mask)), m.i32(3)));
 }
 
-function entryAddress(cx: EmitContext, t: Expr, n: Expr): Expr {
+function entryAddress(cx: EmitContext, t: Local, n: Expr): Expr {
   const m = cx.m;
-  return m.add("i32", m.load("i32", t, HT.entries), m.mul("i32", n, m.load("i32", t, HT.entrySize)));
+  // a fresh read of `t` per use: Binaryen's passes need every expression node used once
+  return m.add("i32", m.load("i32", t.get(), HT.entries), m.mul("i32", n, m.load("i32", t.get(), HT.entrySize)));
 }
 
 /** Bytes of a table's index (0 when it has none). */
@@ -198,7 +199,7 @@ function lookup(cx: EmitContext, f: FunctionScope, key: IrType, t: Local, k: Loc
         m.brIf(absent, m.eqz("i32", n.get())),
         m.if(
           m.and("i32", m.ne("i32", n.get(), m.i32(TOMBSTONE)), tagMatches),
-          m.seq(e.set(entryAddress(cx, t.get(), m.sub("i32", n.get(), m.i32(1)))), direct ? onMatch(slot, e) : m.if(keyEquals(e.get()), onMatch(slot, e))),
+          m.seq(e.set(entryAddress(cx, t, m.sub("i32", n.get(), m.i32(1)))), direct ? onMatch(slot, e) : m.if(keyEquals(e.get()), onMatch(slot, e))),
         ),
         step.set(m.add("i32", step.get(), m.i32(1))),
         m.br(again),
@@ -240,7 +241,7 @@ export function htInsert(cx: EmitContext, key: IrType, table: Expr, k: Expr): Ex
       h.set(keyHash(cx, key, kk.get())),
       lookup(cx, f, key, t, kk, h, (_slot, found) => m.return(found.get())),
       m.if(m.eq("i32", m.load("i32", t.get(), HT.used), m.load("i32", t.get(), HT.cap)), m.call(htGrow(cx, tagOffset(key)), [t.get()], "none")),
-      e.set(entryAddress(cx, t.get(), m.load("i32", t.get(), HT.used))),
+      e.set(entryAddress(cx, t, m.load("i32", t.get(), HT.used))),
       m.memoryFill(e.get(), m.i32(0), m.load("i32", t.get(), HT.entrySize)),
       m.store("i32", e.get(), h.get(), Entry.hash),
       m.store("i32", e.get(), m.i32(1), Entry.live),
@@ -338,7 +339,7 @@ export function htForEach(cx: EmitContext, f: FunctionScope, table: Expr, body: 
     m.if(
       m.ne("i32", t.get(), m.i32(0)),
       f.forRange(i, m.i32(0), m.load("i32", t.get(), HT.used), (labels) => [
-        e.set(entryAddress(cx, t.get(), i.get())),
+        e.set(entryAddress(cx, t, i.get())),
         m.brIf(labels.next, m.eqz("i32", m.load("i32", e.get(), Entry.live))),
         ...body(e, labels),
       ]),

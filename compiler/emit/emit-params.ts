@@ -43,8 +43,8 @@ export function paramType(t: IrType): ParamType {
 function decodeValue(qe: QueryEmitter, t: IrType, at: () => Expr): Expr {
   const m = qe.m;
   const block = () => m.globalGet(GG.params, "i32");
-  if (t.t === "scalar" && t.name === "STRING") return strMake(qe.cx, m.add("i32", block(), m.load("i32", at())), m.load("i32", at(), 4));
-  if (t.t === "json") throw new UnsupportedError("JSONOBJECT/JSONARRAY parameters");
+  // a JSON value is held as its canonical text (the host checked and canonicalised it)
+  if ((t.t === "scalar" && t.name === "STRING") || t.t === "json") return strMake(qe.cx, m.add("i32", block(), m.load("i32", at())), m.load("i32", at(), 4));
   return m.load(wasmType(t), at());
 }
 

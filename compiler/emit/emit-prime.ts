@@ -6,6 +6,11 @@
 // A collection's state is its container: the copy is a second container, refilled with the
 // elements (map entries, heap items, GroupBy entries, array cells) at the first write of
 // each SELECT.
+// A SELECT over a large part of the graph that writes a scalar accumulator copies the whole
+// column aside at its start instead (one memory copy) and raises the accumulator's "copied
+// in full" flag: its reads of the prime then load the copy with no stamp check, and writes
+// capture nothing. That takes the per-edge stamp lookups out of whole-graph rounds (WCC,
+// PageRank); small frontiers keep the per-vertex copies.
 import type { EmitContext } from "./context.js";
 import { accumAssign, accumRead, accumSize, allocStates } from "./emit-accum.js";
 import { allocZeroed } from "./emit-arena.js";
@@ -13,6 +18,8 @@ import { GG } from "./emit-graph.js";
 import type { Expr, ValueType } from "./module.js";
 import { UnsupportedError, type QueryEmitter } from "./query-emitter.js";
 import { accumValueType, isCollectionAccum } from "../ir/types.js";
+import type { IrSelect } from "../ir/ir.js";
+import { visitStmts } from "../passes/walk-ir.js";
 import { wasmType } from "./wasm-types.js";
 
 /** Collection accumulators whose prime is kept as a copy of the container. */
@@ -25,6 +32,57 @@ export function primeGlobals(qe: QueryEmitter, id: number): { prev: string; epoc
   const cx = qe.cx;
   cx.ensureGlobal(SELECT_EPOCH, "i32");
   return { prev: qe.ownGlobal(`prev${id}`, "i32"), epoch: qe.ownGlobal(`epoch${id}`, "i32") };
+}
+
+/** The "whole column copied in this SELECT" flag of a scalar accumulator; undefined for collections. */
+function fullCopyFlag(qe: QueryEmitter, id: number): string | undefined {
+  if (isCollectionAccum(qe.accumType(id))) return undefined;
+  return qe.ownGlobal(`prime_all${id}`, "i32");
+}
+
+/**
+ * A source set of at least 1/FULL_COPY_FRACTION of the vertex id range makes the SELECT copy
+ * whole columns: the copy (8 bytes per vertex, sequential) then costs less than a stamp
+ * lookup per written or read vertex.
+ */
+const FULL_COPY_FRACTION = 8;
+
+/**
+ * At a SELECT's start (after its source set `sourceCount` is known): per primed scalar
+ * accumulator of the query, a full copy and raised flag when the SELECT writes it and the
+ * source is large, else a lowered flag (the per-vertex stamps apply).
+ */
+export function primeSelectStart(qe: QueryEmitter, sel: IrSelect, sourceCount: () => Expr): Expr {
+  const m = qe.m;
+  const written = new Set<number>();
+  visitStmts([...sel.accum, ...sel.postAccum.flatMap((p) => p.body)], (st) => {
+    if ((st.s === "assign" || st.s === "accumulate") && st.target.t === "vacc") written.add(st.target.id);
+  });
+  const out: Expr[] = [];
+  for (const decl of qe.ir.accums) {
+    if (decl.scope !== "vertex" || !decl.primeUsed) continue;
+    const flag = fullCopyFlag(qe, decl.id);
+    if (flag === undefined) continue;
+    if (!written.has(decl.id)) {
+      out.push(m.globalSet(flag, m.i32(0)));
+      continue;
+    }
+    const g = primeGlobals(qe, decl.id);
+    const acc = () => m.globalGet(qe.accumGlobal(decl.id), "i32");
+    const bound = () => m.globalGet(GG.vidBound, "i32");
+    out.push(
+      m.globalSet(
+        flag,
+        m.and(
+          "i32",
+          m.ge("i32", m.mul("i32", sourceCount(), m.i32(FULL_COPY_FRACTION)), bound(), true),
+          m.and("i32", m.ne("i32", m.globalGet(g.prev, "i32"), m.i32(0)), m.ne("i32", acc(), m.i32(0))),
+        ),
+      ),
+      m.if(m.globalGet(flag, "i32"), m.memoryCopy(m.globalGet(g.prev, "i32"), acc(), m.mul("i32", bound(), m.i32(accumSize(decl.type))))),
+    );
+  }
+  return m.seq(m.nop(), ...out);
 }
 
 /** Allocates the copies and stamps when the vertex accumulator is declared. */
@@ -47,10 +105,12 @@ export function primeCapture(qe: QueryEmitter, id: number, vertex: Expr): Expr {
   const g = primeGlobals(qe, id);
   const a = qe.accumType(id);
   const size = accumSize(a);
+  const full = fullCopyFlag(qe, id);
   const name = cx.helper(qe.fn(`prime_capture_${id}`), [{ name: "v", type: "i32" }], "none", (f) => {
     const v = f.param(0);
     const stamp = f.local("i32", "stamp");
     return [
+      ...(full !== undefined ? [m.if(m.globalGet(full, "i32"), m.return())] : []),
       stamp.set(m.add("i32", m.globalGet(g.epoch, "i32"), m.shl("i32", v.get(), m.i32(2)))),
       m.if(
         m.ne("i32", m.load("i32", stamp.get()), m.globalGet(SELECT_EPOCH, "i32")),
@@ -85,7 +145,10 @@ export function primeRead(qe: QueryEmitter, id: number, vertex: Expr): Expr {
     const v = f.param(0);
     const copied = m.eq("i32", m.load("i32", m.add("i32", m.globalGet(g.epoch, "i32"), m.shl("i32", v.get(), m.i32(2)))), m.globalGet(SELECT_EPOCH, "i32"));
     const base = m.select(copied, m.globalGet(g.prev, "i32"), m.globalGet(qe.accumGlobal(id), "i32"));
-    return accumRead(cx, a, m.add("i32", base, m.mul("i32", v.get(), m.i32(size))));
+    const stamped = accumRead(cx, a, m.add("i32", base, m.mul("i32", v.get(), m.i32(size))));
+    const full = fullCopyFlag(qe, id);
+    if (full === undefined) return stamped;
+    return m.if(m.globalGet(full, "i32"), accumRead(cx, a, m.add("i32", m.globalGet(g.prev, "i32"), m.mul("i32", v.get(), m.i32(size)))), stamped);
   });
   return m.call(name, [vertex], readType(qe, id));
 }

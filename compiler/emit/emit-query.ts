@@ -37,6 +37,8 @@ export interface EmitResult {
   manifest: QueryManifest;
   /** The module in text form, when asked for (`gsqlc wat`). */
   text?: string;
+  /** Binaryen's report when its optimiser made the module invalid (the unoptimised module is kept). */
+  optimizerFailure?: string;
 }
 
 export { UnsupportedError, type EmitOptions } from "./query-emitter.js";
@@ -96,7 +98,8 @@ export function emitQuery(ir: IrQuery, options: EmitOptions & { withText?: boole
     const unoptimized = level >= 1 ? m.binary() : undefined;
     if (level === 1) m.inlineSmallFunctions();
     else m.optimize(level);
-    const bytes = unoptimized === undefined || m.isValid() ? m.binary() : unoptimized;
+    const optimizerFailure = unoptimized === undefined ? undefined : m.validationReport();
+    const bytes = optimizerFailure === undefined ? m.binary() : unoptimized!;
     const manifest: QueryManifest = {
       name: ir.name,
       graph: ir.graph,
@@ -110,7 +113,7 @@ export function emitQuery(ir: IrQuery, options: EmitOptions & { withText?: boole
       calls: ir.calls,
       selects: ir.selects,
     };
-    return { bytes, manifest, text: options.withText ? m.text() : undefined };
+    return { bytes, manifest, text: options.withText ? m.text() : undefined, ...(optimizerFailure !== undefined ? { optimizerFailure } : {}) };
   } finally {
     cx.m.dispose();
   }

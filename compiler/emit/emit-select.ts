@@ -28,7 +28,7 @@ import {
   vertexTypeOrdinal,
   vidTypeOrdinal,
 } from "./emit-graph.js";
-import { SELECT_EPOCH } from "./emit-prime.js";
+import { primeSelectStart, SELECT_EPOCH } from "./emit-prime.js";
 import { ALL_ACTIVE, emitSeed } from "./emit-seed.js";
 import { repeatedHop, repeatTables, type HopMatch, type RepeatTables } from "./emit-repeat.js";
 import { sampleState } from "./emit-sample.js";
@@ -85,6 +85,7 @@ function selectBody(qe: QueryEmitter, f: FunctionScope, targetId: number, sel: I
     const parts = sel.source.vertexTypes ? sel.source.vertexTypes.map((t) => ({ p: "type" as const, vertexType: t })) : [{ p: "all" as const }];
     out.push(src.set(emitSeed(qe, parts)));
   }
+  out.push(primeSelectStart(qe, sel, () => vsetCount(cx, src.get())));
 
   // Aliases whose distinct vertices matter: the selected one and each POST-ACCUM's (edge
   // aliases, selected by UPDATE / DELETE of edges, give an empty vertex set).

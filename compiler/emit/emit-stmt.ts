@@ -13,6 +13,7 @@ import { arrayCellOf, arrayCellState, convert, emitExpr, vertexState } from "./e
 import { GG } from "./emit-graph.js";
 import { Entry } from "./emit-hash-table.js";
 import { heapLength, heapNew, heapSorted } from "./emit-heap.js";
+import { emitIntersection, emitMarkedLoop, matchIntersection } from "./emit-intersect.js";
 import { emitPrint } from "./emit-print.js";
 import { emitPrintln, fileOpen } from "./emit-file.js";
 import { emitAttrWrite, emitDelete, emitInsertEdge, emitInsertVertex } from "./emit-dml.js";
@@ -388,15 +389,22 @@ function emitForEach(qe: QueryEmitter, s: Extract<IrStmt, { s: "forEach" }>): Ex
   const cx = qe.cx;
   const f = qe.f;
   if (qe.clause.level !== "query") for (const id of s.ids) qe.declareLocal(id);
-  const body = (labels: { exit: string; next: string }, bind: Expr[]): Expr[] => {
+  const body = (labels: { exit: string; next: string }, bind: Expr[], stmts: IrStmt[] = s.body): Expr[] => {
     qe.loops.push(labels);
     try {
-      return [cancelCheck(qe), ...bind, ...emitStmts(qe, s.body)];
+      return [cancelCheck(qe), ...bind, ...emitStmts(qe, stmts)];
     } finally {
       qe.loops.pop();
     }
   };
+  const intersection = matchIntersection(qe, s);
+  if (intersection) return emitIntersection(qe, s, intersection, (labels, element, stmts) => body(labels, [qe.writeVar(s.ids[0], element)], stmts));
   const t = s.collection.type;
+  if (t.t === "accum" && t.accum.a === "set") {
+    const a = t.accum;
+    const marked = emitMarkedLoop(qe, s, () => collectionForEach(cx, f, a, emitExpr(qe, s.collection), (item, labels) => body(labels, [qe.writeVar(s.ids[0], item.element!())])));
+    if (marked) return marked;
+  }
   if (t.t === "accum" && t.accum.a === "map" && s.ids.length === 2) {
     const a = t.accum;
     return collectionForEach(cx, f, a, emitExpr(qe, s.collection), (item, labels) =>

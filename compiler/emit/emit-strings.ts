@@ -126,7 +126,7 @@ export function strConcat(cx: EmitContext, a: Expr, b: Expr): Expr {
 }
 
 /** Copies a result the host is holding (of byte length `length`) into a fresh arena string. */
-function takeHostText(cx: EmitContext, length: Expr): Expr {
+export function takeHostText(cx: EmitContext, length: Expr): Expr {
   const m = cx.m;
   const name = cx.helper("str_take", [{ name: "n", type: "i32" }], "i64", (f) => {
     const p = f.local("i32", "p");

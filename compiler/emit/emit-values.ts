@@ -76,8 +76,9 @@ export function hashValue(cx: EmitContext, t: IrType, v: Expr): Expr {
     case "scalar":
       if (t.name === "STRING") return strHash(cx, v);
       return mixHash(cx, bitsOf(cx, wasmType(t), v));
-    case "vertex":
     case "json":
+      return strHash(cx, v);
+    case "vertex":
     case "file":
     case "vset":
     case "accum":
@@ -102,6 +103,8 @@ export function eqValue(cx: EmitContext, t: IrType, a: Expr, b: Expr): Expr {
       return m.call(tupleHelpers(cx, t).eq, [a, b], "i32");
     case "edge":
       return m.call(edgeHelpers(cx).eq, [a, b], "i32");
+    case "json":
+      return strEq(cx, a, b);
     default:
       return m.eq(wasmType(t), a, b);
   }
@@ -110,7 +113,7 @@ export function eqValue(cx: EmitContext, t: IrType, a: Expr, b: Expr): Expr {
 /** -1, 0 or 1 ordering two values of `t` (numbers, strings by bytes, vertices by internal id, tuples field by field). */
 export function cmpValue(cx: EmitContext, t: IrType, a: Expr, b: Expr): Expr {
   const m = cx.m;
-  if (t.t === "scalar" && t.name === "STRING") return strCmp(cx, a, b);
+  if ((t.t === "scalar" && t.name === "STRING") || t.t === "json") return strCmp(cx, a, b);
   if (t.t === "tuple") return m.call(tupleHelpers(cx, t).cmp, [a, b], "i32");
   const vt = wasmType(t);
   const unsigned = (t.t === "scalar" && t.name === "UINT") || t.t === "vertex" || t.t === "edge";

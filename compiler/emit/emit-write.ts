@@ -4,6 +4,7 @@
 // objects, List/Set/Bag/Array as arrays, MapAccum as an object keyed by the key's text,
 // HeapAccum (best first) and GroupByAccum as arrays of objects, bitwise accumulators as
 // 64-character strings of 0 and 1.
+import { writeJson } from "./emit-json.js";
 import { Out } from "../../runtime-wasm/query/abi.js";
 import type { IrAccum, IrType } from "../ir/types.js";
 import type { EmitContext } from "./context.js";
@@ -72,6 +73,8 @@ export function writeValue(cx: EmitContext, t: IrType, value: Expr, style: Write
     }
     case "accum":
       return writeContainer(cx, t.accum, value);
+    case "json":
+      return writeJson(cx, t, value);
     default:
       break;
   }

@@ -540,6 +540,45 @@ export class WasmModule {
     return r.error === undefined && r.value === 1;
   }
 
+  /**
+   * Expression nodes used in more than one place of a function body (one line per node).
+   * Binaryen's IR must be a tree: its passes rewrite nodes in place, so a node reached twice
+   * (a `local.get` built once and used twice) gets rewritten twice and the optimiser may
+   * produce an invalid module. For tests; a walk over every node.
+   */
+  sharedExpressions(): string[] {
+    const children = ["value", "ptr", "condition", "ifTrue", "ifFalse", "body", "children", "operands", "left", "right", "size", "dest", "source", "delta", "expected", "replacement"];
+    const found: string[] = [];
+    for (let i = 0; i < this.raw.getNumFunctions(); i++) {
+      const fn = binaryen.getFunctionInfo(this.raw.getFunctionByIndex(i));
+      const seen = new Set<number>();
+      const walk = (e: number): void => {
+        const id = e ? binaryen.getExpressionId(e) : undefined;
+        // leaves without operands (binaryen.js has no info for unreachable and nop)
+        if (id === undefined || id === binaryen.ConstId || id === binaryen.UnreachableId || id === binaryen.NopId) return;
+        if (seen.has(e)) {
+          found.push(`${fn.name}: ${binaryen.emitText(e).split("\n")[0]}`);
+          return;
+        }
+        seen.add(e);
+        const info = binaryen.getExpressionInfo(e) as unknown as Record<string, unknown>;
+        for (const k of children) {
+          const v = info[k];
+          if (Array.isArray(v)) for (const c of v) walk(c as number);
+          else if (typeof v === "number") walk(v);
+        }
+      };
+      if (fn.body) walk(fn.body);
+    }
+    return found;
+  }
+
+  /** Binaryen's report when the module is invalid; undefined when it validates. */
+  validationReport(): string | undefined {
+    const r = captureStderr(() => this.raw.validate());
+    return r.error === undefined && r.value === 1 ? undefined : r.text || String(r.error ?? "validation failed");
+  }
+
   /** Checks the module; throws an EmitError with Binaryen's report when it is invalid. */
   validate(): void {
     const r = captureStderr(() => this.raw.validate());

@@ -3,7 +3,8 @@
 //   BOOL                 i32 (0/1)      VERTEX  i32 vid (-1: no vertex)
 //   STRING               i64: address in the low 32 bits, byte length in the high 32
 //   EDGE, tuples, accumulators/collections, vertex sets: i32 address of a record in memory
-//   JSONOBJECT/JSONARRAY i32 handle into the worker's JSON table; FILE i32 file number.
+//   JSONOBJECT/JSONARRAY i64 like STRING, holding the canonical JSON text (emit-json.ts);
+//   FILE i32 file number.
 import type { IrType } from "../ir/types.js";
 import type { ResultType, ValueType } from "./module.js";
 
@@ -24,6 +25,8 @@ export function wasmType(t: IrType): ValueType {
           return "i32";
       }
       break;
+    case "json":
+      return "i64";
     default:
       return "i32";
   }

@@ -197,6 +197,12 @@ export const HOST_FUNCTIONS = {
   /** An exception nobody catches, raised where the module cannot return (inside a SELECT):
    * code, message (address, length); ends the run. */
   raise: { params: ["i32", "i32", "i32"], result: "none" },
+  /**
+   * JSONOBJECT/JSONARRAY (JsonOp, plus JSON_ON_ARRAY for a getter on an array): the value's
+   * text (address, length), a key (address, length) and an index. Text results are kept for
+   * strTake (returns their byte length); DOUBLE comes back as its bits; others as integers.
+   */
+  json: { params: ["i32", "i32", "i32", "i32", "i32", "i64"], result: "i64" },
 } as const;
 
 export type HostFunctionName = keyof typeof HOST_FUNCTIONS;
@@ -283,6 +289,24 @@ export const enum FormatKind {
   Datetime = 5,
 }
 
+/** Operations of the `json` host function. */
+export const enum JsonOp {
+  /** parse_json_object(text) / parse_json_array(text): the canonical text. */
+  ParseObject = 0,
+  ParseArray = 1,
+  GetInt = 2,
+  GetDouble = 3,
+  GetBool = 4,
+  GetString = 5,
+  GetObject = 6,
+  GetArray = 7,
+  ContainsKey = 8,
+  Size = 9,
+}
+
+/** Added to a JsonOp getter when the value is a JSONARRAY (members by index). */
+export const JSON_ON_ARRAY = 16;
+
 /** Operations of `datetimeOp`. */
 export const enum DatetimeOp {
   Year = 0,
@@ -309,6 +333,10 @@ export const enum RuntimeError {
   BadInteger = 9,
   /** println to a FILE parameter the caller did not give. */
   NoFile = 10,
+  /** parse_json_object/parse_json_array of a text that is not a JSON object/array. */
+  BadJson = 11,
+  /** A JSON getter on a missing key or index, or on a member of another type. */
+  JsonAccess = 12,
 }
 
 export const RUNTIME_ERROR_MESSAGES: Record<number, string> = {
@@ -322,4 +350,6 @@ export const RUNTIME_ERROR_MESSAGES: Record<number, string> = {
   8: "Runtime Error: the text is not a valid DATETIME.",
   9: "Runtime Error: the text is not a valid integer.",
   10: "Runtime Error: no file path was given for the FILE parameter.",
+  11: "Runtime Error: the text is not a valid JSON object or array of the expected kind.",
+  12: "Runtime Error: the JSON value has no such key or index, or the member there is of another type.",
 };

@@ -1,6 +1,7 @@
 // The host functions a query module imports (HOST_FUNCTIONS in abi.ts), bound to one run.
 // They run in the worker thread, synchronously, inside the module's call stack.
-import { MathOp, RuntimeError, type HostFunctionName } from "./abi.js";
+import { JSON_ON_ARRAY, JsonOp, MathOp, RuntimeError, type HostFunctionName } from "./abi.js";
+import { jsonGet, parseJsonOf, type JsonGetter } from "./host-json.js";
 import { datetimeOp, formatValue, HostOpError, numberOp, stringOp } from "./host-strings.js";
 import type { SelectTiming } from "./run-types.js";
 
@@ -101,10 +102,33 @@ export function hostImports(state: RunState): Record<HostFunctionName, HostFunct
     raise: (code: number, address: number, length: number) => {
       throw new RunException(code, state.text(address >>> 0, length >>> 0));
     },
+    json: (op: number, a: number, al: number, k: number, kl: number, index: bigint) =>
+      guard(() => json(state, op, state.text(a >>> 0, al >>> 0), state.text(k >>> 0, kl >>> 0), index)),
     nowSeconds: () => BigInt(Math.floor(Date.now() / 1000)),
     random: () => Math.random(),
     math: (op: number, a: number, b: number) => math(op, a, b),
   };
+}
+
+const GETTERS: Record<number, JsonGetter> = {
+  [JsonOp.GetInt]: "int", [JsonOp.GetDouble]: "double", [JsonOp.GetBool]: "bool", [JsonOp.GetString]: "string",
+  [JsonOp.GetObject]: "object", [JsonOp.GetArray]: "array", [JsonOp.ContainsKey]: "contains", [JsonOp.Size]: "size",
+};
+
+/** The `json` host function: text results are stashed for strTake (their length returned). */
+function json(state: RunState, op: number, text: string, key: string, index: bigint): bigint {
+  if (op === JsonOp.ParseObject || op === JsonOp.ParseArray) return BigInt(state.stash(parseJsonOf(op === JsonOp.ParseObject ? "object" : "array", text)));
+  const getter = GETTERS[op & (JSON_ON_ARRAY - 1)];
+  if (getter === undefined) throw new RunFailure(RuntimeError.Internal);
+  const i = index < 0n || index > BigInt(Number.MAX_SAFE_INTEGER) ? -1 : Number(index);
+  const r = jsonGet(op & JSON_ON_ARRAY ? "array" : "object", getter, text, key, i);
+  if (typeof r === "string") return BigInt(state.stash(r));
+  if (typeof r === "number") {
+    const v = new DataView(new ArrayBuffer(8));
+    v.setFloat64(0, r);
+    return v.getBigInt64(0);
+  }
+  return r;
 }
 
 function math(op: number, a: number, b: number): number {

@@ -3,6 +3,7 @@
 // arguments against it, hands the run to the worker pool, and formats the output as the
 // `results` JSON from the same snapshot, so a run sees one consistent version of the graph
 // however many writes happen meanwhile.
+import { jsonText, parseJson } from "./host-json.js";
 import type { GraphStore, Snapshot } from "../store/api.js";
 import { graphView } from "../schema/lookup.js";
 import { decodeOutput } from "../output/decode-output.js";
@@ -142,9 +143,28 @@ function defaultOf(p: ManifestParam): QueryArgument {
   return p.default;
 }
 
+/** A JSONOBJECT/JSONARRAY argument (its text, or the value itself from a JSON body) as canonical text. */
+function jsonParam(p: ManifestParam, arg: QueryArgument): ParamValue | { error: string } {
+  const kind = p.type.base === "JSONOBJECT" ? "object" : "array";
+  const one = (a: QueryArgument): string | undefined => {
+    const text = typeof a === "string" ? a : JSON.stringify(a, (_k, v: unknown) => (typeof v === "bigint" ? Number(v) : v));
+    const v = text === undefined ? undefined : parseJson(text);
+    return v !== undefined && v.k === kind ? jsonText(v) : undefined;
+  };
+  const items = p.type.collection && Array.isArray(arg) ? arg : [arg];
+  const texts = items.map(one);
+  const bad = texts.findIndex((t) => t === undefined);
+  if (bad >= 0) {
+    const shown = typeof items[bad] === "string" ? (items[bad] as string) : JSON.stringify(items[bad]);
+    return { error: `Values of parameter ${p.name} must be ${p.type.base} type, invalid value [${String(shown).slice(0, 200)}] provided.` };
+  }
+  return p.type.collection ? (texts as string[]) : texts[0]!;
+}
+
 /** Resolves vertex arguments to internal ids in the snapshot; other values pass through. */
 function toParamValue(snapshot: Snapshot, graph: string, p: ManifestParam, arg: QueryArgument, warnings: string[]): ParamValue | { error: string } {
   if (arg === undefined) return undefined;
+  if (p.type.base === "JSONOBJECT" || p.type.base === "JSONARRAY") return jsonParam(p, arg);
   if (p.type.base !== "VERTEX") {
     if (p.type.base === "DATETIME") return Array.isArray(arg) ? arg.map((x) => BigInt(x as number | bigint)) : BigInt(arg as number | bigint);
     return arg as ParamValue;

@@ -50,6 +50,12 @@ export class Adjacency {
   entryCount = 0;
   /** Bytes in chunks no longer owned by any list. */
   garbage = 0;
+  /**
+   * `slack` right after the last tidy or compact: what tidying could not give back (chunks a
+   * pinned version reads, chunks with little unowned space). The next tidy waits until slack
+   * grew well past it, so tidying stays in proportion to what was appended since.
+   */
+  slackAfterTidy = 0;
   chunkBytes = 0;
   header: Region | null = null;
   dirty = true;
@@ -272,6 +278,7 @@ export class Adjacency {
     this.current = -1;
     this.garbage = 0;
     this.chunkBytes = total;
+    this.slackAfterTidy = 0;
     this.dirty = true;
     return before - total;
   }
@@ -336,6 +343,7 @@ export class Adjacency {
       chunk.serial = ++chunkSerial;
       if (this.current === id) this.current = -1;
     }
+    this.slackAfterTidy = this.slack;
     this.dirty = true;
     return before - this.chunkBytes;
   }
@@ -382,6 +390,7 @@ export class Adjacency {
     for (const r of [this.heads, this.header]) this.space.release(r);
     this.chunks = [];
     this.holes = [];
+    this.slackAfterTidy = 0;
     this.heads = this.header = null;
     this.meta = new Int32Array(0);
     this.slots = 0;
@@ -412,6 +421,7 @@ export class Adjacency {
     }
     this.chunks = [{ region, used: total, live: total, serial: ++chunkSerial }];
     this.chunkBytes = total;
+    this.slackAfterTidy = 0;
     this.entryCount = count;
     this.dirty = true;
   }

@@ -15,10 +15,8 @@ const CORPUS = join(SOURCE_DIR, "..", "corpus");
 const NOT_YET: Record<string, string> = {
   accumulators: "an entry (k -> v) outside of +=",
   modify: "an entry (k -> v) outside of +=",
-  expressions: "not supported by this version of the compiler: the function parse_json_object()",
-  params_demo: "not supported by this version of the compiler: JSONOBJECT/JSONARRAY parameters",
+  expressions: "not supported by this version of the compiler: the vertex function getattr()",
   select_v1: "not supported by this version of the compiler: the function selectvertex()",
-  control_flow: "not supported by this version of the compiler: reading accum attributes",
 };
 
 describe("back end: the corpus compiles", function () {
