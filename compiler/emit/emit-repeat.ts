@@ -12,7 +12,8 @@ import { Ctl } from "../../runtime-wasm/query/abi.js";
 import type { IrHop } from "../ir/ir.js";
 import { VERTEX } from "../ir/types.js";
 import { G } from "./context.js";
-import { adjacencyDegree, adjacencyEntryBytes, adjacencyHeader, adjacencyList, edgeTypeHeader, localSlot, vidTypeOrdinal } from "./emit-graph.js";
+import { walkEdges } from "./emit-edge-walk.js";
+import { adjacencyHeader, edgeTypeHeader, localSlot, vidTypeOrdinal } from "./emit-graph.js";
 import { Entry, htClear, htCount, htFind, htForEach, htInsert, htNew } from "./emit-hash-table.js";
 import type { Expr, FunctionScope, Local } from "./module.js";
 import type { QueryEmitter } from "./query-emitter.js";
@@ -61,12 +62,8 @@ export function repeatedHop(
   const slot = f.local("i32", "rep_slot");
   const ord = f.local("i32", "rep_ord");
   const local = f.local("i32", "rep_local");
-  const adj = f.local("i32", "rep_adj");
-  const deg = f.local("i32", "rep_deg");
-  const list = f.local("i32", "rep_list");
-  const eb = f.local("i32", "rep_eb");
-  const i = f.local("i32", "rep_i");
   const swap = f.local("i32", "rep_swap");
+  const reachedVertex = f.local("i32", "rep_t");
   const row = f.local("i64", "rep_row");
   const count = (entry: Local) => m.load("i64", entry.get(), Entry.value);
   const addPaths = (table: Local, vertex: Expr, n: Expr) => [slot.set(htInsert(cx, VERTEX, table.get(), vertex)), m.store("i64", slot.get(), m.add("i64", m.load("i64", slot.get(), Entry.value), n), Entry.value)];
@@ -85,17 +82,11 @@ export function repeatedHop(
     ord.set(vidTypeOrdinal(cx, u.get())),
     local.set(localSlot(cx, u.get(), u.get())),
     ...matches.map((match) => {
-      const walk = m.seq(
-        adj.set(adjacencyHeader(cx, edgeTypeHeader(cx, qe.edgeTypeKey(match.edgeType)), match.direction === "in" ? "in" : "out", ord.get())),
-        deg.set(adjacencyDegree(cx, adj.get(), local.get())),
-        m.if(
-          deg.get(),
-          m.seq(
-            list.set(adjacencyList(cx, adj.get(), local.get())),
-            eb.set(adjacencyEntryBytes(cx, adj.get())),
-            f.forRange(i, m.i32(0), deg.get(), () => addPaths(next, m.load("i32", m.add("i32", list.get(), m.mul("i32", i.get(), eb.get()))), paths.get())),
-          ),
-        ),
+      const walk = walkEdges(
+        qe,
+        f,
+        { adjacency: adjacencyHeader(cx, edgeTypeHeader(cx, qe.edgeTypeKey(match.edgeType)), match.direction === "in" ? "in" : "out", ord.get()), local: () => local.get(), target: reachedVertex },
+        () => addPaths(next, reachedVertex.get(), paths.get()),
       );
       return match.named ? m.if(match.named.get(), walk) : walk;
     }),

@@ -18,11 +18,10 @@ import { G } from "./context.js";
 import { alloc, freeBuffer } from "./emit-arena.js";
 import { replayLogs } from "./emit-deferred.js";
 import { convert, emitExpr } from "./emit-expr.js";
+import { walkEdges } from "./emit-edge-walk.js";
 import {
   adjacencyDegree,
-  adjacencyEntryBytes,
   adjacencyHeader,
-  adjacencyList,
   edgeTypeHeader,
   localSlot,
   vertexTypeOrdinal,
@@ -35,7 +34,7 @@ import { sampleState } from "./emit-sample.js";
 import { sortRows } from "./emit-sort.js";
 import { emitStmts } from "./emit-stmt.js";
 import { cmpValue, loadValue, storeValue } from "./emit-values.js";
-import { vsetAdd, vsetCount, vsetForEach, vsetFree, vsetHas, vsetNew, vsetSetOrder, vsetToList } from "./emit-vset.js";
+import { vsetAdd, vsetAddInline, vsetCount, vsetForEach, vsetFree, vsetHas, vsetNew, vsetSetOrder, vsetToList } from "./emit-vset.js";
 import type { Expr, FunctionScope, Local } from "./module.js";
 import { QueryEmitter, type ClauseState } from "./query-emitter.js";
 import { clauseLocals, sourceInvariants } from "./hoist.js";
@@ -122,12 +121,20 @@ function selectBody(qe: QueryEmitter, f: FunctionScope, targetId: number, sel: I
   const invariants = sel.hops.length > 0 ? sourceInvariants(sel.accum, sel.source.alias, clauseLocals(sel.accum, otherAliases)) : [];
   const hoisted = new Map(invariants.map((x) => [x, f.local(wasmType(x.type), "hoisted")]));
   const firstRow = f.local("i32", "first_row");
-  const rowBody = (): Expr[] =>
+  // Per-source work, done once per source before its first row.
+  const perSourceWork = (): Expr[] =>
     qe.inClause(accumClause, () => {
-      const where = sel.where ? m.if(m.globalGet(ALL_ACTIVE, "i32"), m.i32(1), emitExpr(qe, sel.where)) : undefined;
       const perSource: Expr[] = [firstRow.set(m.i32(0))];
       for (const [x, local] of hoisted) perSource.push(local.set(emitExpr(qe, x)));
-      for (const [id, set] of marked) if (id === sel.source.alias) perSource.push(m.drop(vsetAdd(cx, set.get(), qe.readVar(id))));
+      for (const [id, set] of marked) if (id === sel.source.alias) perSource.push(vsetAddInline(cx, f, () => set.get(), () => qe.readVar(id)));
+      return perSource;
+    });
+  // A row: WHERE, then (unless the caller did it before the walk) the per-source work at the
+  // source's first row, the ACCUM statements and the recording of the aliases' vertices.
+  const rowBody = (perSourceBefore = false): Expr[] =>
+    qe.inClause(accumClause, () => {
+      const where = sel.where ? m.if(m.globalGet(ALL_ACTIVE, "i32"), m.i32(1), emitExpr(qe, sel.where)) : undefined;
+      const first = perSourceBefore ? [] : [m.if(firstRow.get(), m.seq(...perSourceWork()))];
       qe.hoisted = hoisted;
       let stmts: Expr[];
       try {
@@ -136,9 +143,9 @@ function selectBody(qe: QueryEmitter, f: FunctionScope, targetId: number, sel: I
         qe.hoisted = new Map();
       }
       const row = [
-        m.if(firstRow.get(), m.seq(...perSource)),
+        ...first,
         ...stmts,
-        ...[...marked].filter(([id]) => id !== sel.source.alias && qe.variable(id).type.t !== "edge").map(([id, set]) => m.drop(vsetAdd(cx, set.get(), qe.readVar(id)))),
+        ...[...marked].filter(([id]) => id !== sel.source.alias && qe.variable(id).type.t !== "edge").map(([id, set]) => vsetAddInline(cx, f, () => set.get(), () => qe.readVar(id))),
       ];
       return [where ? m.if(where, m.seq(m.nop(), ...row)) : m.seq(m.nop(), ...row)];
     });
@@ -154,7 +161,7 @@ function selectBody(qe: QueryEmitter, f: FunctionScope, targetId: number, sel: I
     m.if(m.atomicLoad("i32", m.globalGet(G.ctl, "i32"), Ctl.cancel), m.unreachable()),
     sourceAlias.set(v.get()),
     firstRow.set(m.i32(1)),
-    ...hops(qe, f, sel, 0, accumClause, rowBody, dynamic),
+    ...hops(qe, f, sel, 0, accumClause, { row: rowBody, perSource: perSourceWork, unconditional: sel.where === undefined }, dynamic),
   ]);
   out.push(walk, qe.inClause(accumClause, () => replayLogs(qe)));
 
@@ -210,8 +217,16 @@ function selectBody(qe: QueryEmitter, f: FunctionScope, targetId: number, sel: I
 }
 
 /** The nested loops of hops `h..`, ending in the row body. Each hop leaves from its `from` alias. */
-function hops(qe: QueryEmitter, f: FunctionScope, sel: IrSelect, h: number, clause: ClauseState, rowBody: () => Expr[], dynamic: Map<IrHop, HopPrep>): Expr[] {
-  if (h === sel.hops.length) return rowBody();
+/** How hops reach a row: `row(true)` leaves out the per-source work, done by the caller before the walk. */
+interface RowEmitter {
+  row: (perSourceBefore?: boolean) => Expr[];
+  perSource: () => Expr[];
+  /** No WHERE: every row of the pattern is a row of the clause. */
+  unconditional: boolean;
+}
+
+function hops(qe: QueryEmitter, f: FunctionScope, sel: IrSelect, h: number, clause: ClauseState, rows: RowEmitter, dynamic: Map<IrHop, HopPrep>, perSourceBefore = false): Expr[] {
+  if (h === sel.hops.length) return rows.row(perSourceBefore);
   const m = qe.m;
   const cx = qe.cx;
   const hop: IrHop = sel.hops[h];
@@ -220,14 +235,7 @@ function hops(qe: QueryEmitter, f: FunctionScope, sel: IrSelect, h: number, clau
   const target = qe.declareLocal(hop.target);
   const ord = f.local("i32", "ord");
   const local = f.local("i32", "local");
-  const adj = f.local("i32", "adj");
-  const deg = f.local("i32", "deg");
-  const list = f.local("i32", "list");
-  const eb = f.local("i32", "eb");
-  const i = f.local("i32", "i");
-  const entry = f.local("i32", "entry");
   const eid = f.local("i32", "eid");
-  const nextEntry = f.local("i32", "next_entry");
   // The edge's id is read only when the clauses refer to the edge alias.
   const edgeIdUsed = hop.edgeAlias !== undefined && aliasUsed(sel, hop.edgeAlias);
   const out: Expr[] = [from.set(qe.readVar(hop.from)), ord.set(vidTypeOrdinal(cx, from.get())), local.set(localSlot(cx, from.get(), from.get()))];
@@ -237,11 +245,14 @@ function hops(qe: QueryEmitter, f: FunctionScope, sel: IrSelect, h: number, clau
   const sampler = sel.sample && h === 0 ? sampleState(qe, f, sel.sample, from) : undefined;
   // Filters on the target: its types (unless the schema guarantees them: every FROM/TO pair
   // of the edge type), types named at run time, membership in a vertex set (V2).
+  const typesGuaranteed = (match: HopMatch | undefined): boolean => {
+    const possible = match ? possibleTargets(qe, match.edgeType, match.direction) : undefined;
+    return hop.targetTypes !== undefined && possible !== undefined && possible.every((t) => hop.targetTypes!.includes(t));
+  };
+  const hasTargetFilter = (match: HopMatch): boolean => (hop.targetTypes !== undefined && !typesGuaranteed(match)) || named?.targets !== undefined || hop.targetSet !== undefined;
   const targetFilters = (match: HopMatch | undefined): Expr[] => {
     const filters: Expr[] = [];
-    const possible = match ? possibleTargets(qe, match.edgeType, match.direction) : undefined;
-    const guaranteed = hop.targetTypes !== undefined && possible !== undefined && possible.every((t) => hop.targetTypes!.includes(t));
-    if (hop.targetTypes && !guaranteed) {
+    if (hop.targetTypes && !typesGuaranteed(match)) {
       let ok: Expr = m.i32(0);
       for (const t of hop.targetTypes) ok = m.or("i32", ok, m.eq("i32", vidTypeOrdinal(cx, target.get()), vertexTypeOrdinal(cx, qe.vertexTypeKey(t))));
       filters.push(ok);
@@ -257,7 +268,7 @@ function hops(qe: QueryEmitter, f: FunctionScope, sel: IrSelect, h: number, clau
   if (hop.repeat) {
     const filters = targetFilters(undefined);
     const filter = filters.length ? filters.reduce((a, b) => m.and("i32", a, b)) : undefined;
-    out.push(...repeatedHop(qe, f, hop.repeat, matches, named!.tables!, from, target, filter, hops(qe, f, sel, h + 1, clause, rowBody, dynamic)));
+    out.push(...repeatedHop(qe, f, hop.repeat, matches, named!.tables!, from, target, filter, hops(qe, f, sel, h + 1, clause, rows, dynamic)));
     return out;
   }
   if (sampler) {
@@ -268,6 +279,15 @@ function hops(qe: QueryEmitter, f: FunctionScope, sel: IrSelect, h: number, clau
     }
     out.push(sampler.start(degree));
   }
+  // A one-hop pattern whose every edge is a row (no WHERE, SAMPLE or target filter): the
+  // source has a row exactly when its lists are not all empty, so its per-source work is done
+  // before the walk and the edge loop carries no first-row test.
+  const peeled = sel.hops.length === 1 && rows.unconditional && !sampler && matches.every((mt) => !mt.named && !hasTargetFilter(mt));
+  if (peeled) {
+    let degree: Expr = m.i32(0);
+    for (const match of matches) degree = m.or("i32", degree, adjacencyDegree(cx, adjacencyOf(match), local.get()));
+    out.push(m.if(degree, m.seq(...rows.perSource())));
+  }
   for (const match of matches) {
     const key = qe.edgeTypeKey(match.edgeType);
     const et = qe.view.edgeType(match.edgeType);
@@ -275,29 +295,10 @@ function hops(qe: QueryEmitter, f: FunctionScope, sel: IrSelect, h: number, clau
       clause.edges.set(hop.edgeAlias, { edgeTypeKey: key, edgeTypeName: match.edgeType, directed: et?.directed ?? true, eid, from, to: target });
     }
     const filters = targetFilters(match);
-    const inner = hops(qe, f, sel, h + 1, clause, rowBody, dynamic);
+    const inner = hops(qe, f, sel, h + 1, clause, rows, dynamic, peeled);
     const guarded = filters.length ? m.if(filters.reduce((a, b) => m.and("i32", a, b)), m.seq(m.nop(), ...inner)) : m.seq(m.nop(), ...inner);
     const sampled = sampler ? m.if(sampler.keep(), guarded) : guarded;
-    const walkList = [
-      adj.set(adjacencyOf(match)),
-      deg.set(adjacencyDegree(cx, adj.get(), local.get())),
-      m.if(
-        deg.get(),
-        m.seq(
-          list.set(adjacencyList(cx, adj.get(), local.get())),
-          eb.set(adjacencyEntryBytes(cx, adj.get())),
-          // the entry address advances by the entry size (no multiply per edge)
-          nextEntry.set(list.get()),
-          f.forRange(i, m.i32(0), deg.get(), () => [
-            entry.set(nextEntry.get()),
-            nextEntry.set(m.add("i32", entry.get(), eb.get())),
-            target.set(m.load("i32", entry.get())),
-            edgeIdUsed ? eid.set(m.if(m.eq("i32", eb.get(), m.i32(8)), m.load("i32", entry.get(), 4), m.i32(-1))) : m.nop(),
-            sampled,
-          ]),
-        ),
-      ),
-    ];
+    const walkList = [walkEdges(qe, f, { adjacency: adjacencyOf(match), local: () => local.get(), target, edgeId: edgeIdUsed ? eid : undefined }, () => [sampled])];
     out.push(match.named ? m.if(match.named.get(), m.seq(...walkList)) : m.seq(...walkList));
   }
   if (hop.edgeAlias !== undefined) clause.edges.delete(hop.edgeAlias);

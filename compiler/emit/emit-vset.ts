@@ -85,6 +85,29 @@ export function vsetAdd(cx: EmitContext, set: Expr, vid: Expr): Expr {
   return m.call(name, [set, vid], "i32");
 }
 
+/**
+ * `vsetAdd` written out in place (no call: it runs once per matched row in the hot loop of a
+ * SELECT), result dropped. `set` and `vid` are read more than once: pass local reads.
+ */
+export function vsetAddInline(cx: EmitContext, f: FunctionScope, set: () => Expr, vid: () => Expr): Expr {
+  const m = cx.m;
+  const w = f.local("i32", "vs_w");
+  const word = f.local("i64", "vs_word");
+  const b = f.local("i64", "vs_bit");
+  return m.if(
+    m.lt("i32", vid(), m.globalGet(GG.vidBound, "i32"), true),
+    m.seq(
+      w.set(wordAddress(cx, set(), vid())),
+      word.set(m.load("i64", w.get())),
+      b.set(bit(cx, vid())),
+      m.if(
+        m.eqz("i64", m.and("i64", word.get(), b.get())),
+        m.seq(m.store("i64", w.get(), m.or("i64", word.get(), b.get())), m.store("i32", set(), m.add("i32", m.load("i32", set(), VS.count), m.i32(1)), VS.count)),
+      ),
+    ),
+  );
+}
+
 /** 1 when the vertex is in the set. */
 export function vsetHas(cx: EmitContext, set: Expr, vid: Expr): Expr {
   const m = cx.m;
