@@ -2,7 +2,8 @@
 // Route handlers translate HTTP to engine calls and back; they hold no engine logic.
 // Middleware order: statistics (outermost, sees the final status and latency), errors
 // (turns failures into the envelope), authentication and access (when on), durable writes
-// (when a data directory is used), routes, then the not-found answer.
+// (when a data directory is used, for requests that may write), routes (dispatched by a
+// precomputed table, server/http/route-table.ts), then the not-found answer.
 import Koa from "koa";
 import Router from "@koa/router";
 import { endpointNotFound, errorMiddleware } from "./http/error-middleware.js";
@@ -18,7 +19,8 @@ import { registerQueries, type QueryEndpointServices } from "./routes/query.js";
 import { registerRunningQueries } from "./routes/running-queries.js";
 import type { AuthService } from "./auth/auth-service.js";
 import { restAuthMiddleware } from "./auth/rest-auth.js";
-import { registerTokenRoutes } from "./auth/token-routes.js";
+import { isTokenPath, registerTokenRoutes } from "./auth/token-routes.js";
+import { routeTableFor } from "./http/route-table.js";
 
 export interface RestAppOptions extends RestServiceOptions {
   log?: (line: string) => void;
@@ -50,14 +52,26 @@ export function createRestApp(options: RestAppOptions = {}): RestApp {
   if (options.queries) registerQueries(router, services, options.queries);
   const auth = options.auth?.enabled ? options.auth : undefined;
   if (auth) registerTokenRoutes(router, auth);
+  const routes = routeTableFor(router, { mayWrite: requestMayWrite });
   app.use(statisticsMiddleware(services.statistics));
   app.use(errorMiddleware(log));
   if (auth) app.use(restAuthMiddleware(auth, router));
-  if (options.durableWrites) app.use(options.durableWrites);
-  app.use(router.routes());
+  const durableWrites = options.durableWrites;
+  // Only requests that can write get the write-tracking context (reads skip its cost).
+  if (durableWrites) app.use((ctx, next) => (routes.matchRequest(ctx)?.mayWrite ? durableWrites(ctx, next) : next()));
+  app.use(routes.middleware());
   app.use(async (ctx, next) => {
     await next();
     if (ctx.body === undefined && ctx.status === 404) endpointNotFound(ctx);
   });
   return { app, services };
+}
+
+/**
+ * Whether a request may change data: every method but GET and HEAD, and GET on the installed
+ * query routes (a query may write) and the token route. The other GET endpoints only read.
+ */
+function requestMayWrite(method: string, routePath: string): boolean {
+  if (method !== "GET" && method !== "HEAD") return true;
+  return routePath.toLowerCase().startsWith("/query/") || isTokenPath(routePath);
 }

@@ -1,5 +1,5 @@
 // The REST endpoints' guard, in front of the router when authentication is on: who the
-// request is (Authorization header), which route will answer it (the router's own match,
+// request is (Authorization header), which route will answer it (the dispatch table the app routes by,
 // so the check and the handler always agree on the endpoint), and whether the access table
 // lets that principal call it on that graph. Refusals are 401 (no valid credentials) or 403
 // (valid credentials, not allowed) in the interface's envelope; nothing runs before them.
@@ -12,6 +12,7 @@ import { decidePrivileges, decideRunQuery, type Decision } from "./decide.js";
 import { allows, isSuperuser, type Principal } from "./access.js";
 import { authenticateHeader } from "./request-credentials.js";
 import { isTokenPath } from "./token-routes.js";
+import { routeTableFor } from "../http/route-table.js";
 
 export function restAuthMiddleware(auth: AuthService, router: Router) {
   return async function guardRest(ctx: Context, next: Next): Promise<void> {
@@ -30,16 +31,16 @@ export function restAuthMiddleware(auth: AuthService, router: Router) {
 
 /** The decision for the route the router will run for this request. */
 function decideRoute(auth: AuthService, principal: Principal, router: Router, ctx: Context): Decision {
-  const layer = router.match(ctx.path, ctx.method).pathAndMethod[0];
+  const route = routeTableFor(router).matchRequest(ctx);
   // No route: the app answers 404 (REST-1000) and nothing runs.
-  if (!layer || typeof layer.path !== "string") return { ok: true };
+  if (!route) return { ok: true };
   const method = ctx.method === "HEAD" ? "GET" : ctx.method;
-  const key = `${method} ${layer.path.replace(/:([A-Za-z0-9_]+)/g, "{$1}")}`;
+  const key = `${method} ${route.path.replace(/:([A-Za-z0-9_]+)/g, "{$1}")}`;
   const rule = restRule(key);
   if (!rule) {
     return isSuperuser(auth.store, principal) ? { ok: true } : { ok: false, reason: `the endpoint ${key} is open to superusers only` };
   }
-  const params = pathParams(layer.path, ctx.path);
+  const params = pathParams(route.path, ctx.path);
   // The graph-less form of a `/{graph_name}` endpoint addresses the only graph, as its handler does.
   const graphlessForm = REST_ACCESS[key] === undefined;
   return decideRule(auth, principal, rule, requestGraph(auth, params, ctx, !graphlessForm), params.query_name);

@@ -28,35 +28,39 @@ export interface EndpointStatistics {
 }
 
 export class RequestStatistics {
-  /** "graph\nendpoint key" → ring of segments indexed by second modulo the ring size. */
-  private readonly byEndpoint = new Map<string, (SecondSegment | undefined)[]>();
+  /** graph ("" for none) → endpoint key → ring of segments indexed by second modulo the ring size. */
+  private readonly byGraph = new Map<string, Map<string, SecondSegment[]>>();
   private readonly ringSize = MAX_WINDOW_SECONDS + 1;
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** Records one finished request of an endpoint (on a graph, if any); latency in milliseconds. */
+  /**
+   * Records one finished request of an endpoint (on a graph, if any); latency in milliseconds.
+   * Allocates only the first time an endpoint is seen: a second's segment is reset in place.
+   */
   record(endpointKey: string, graph: string | undefined, latencyMs: number, timedOut: boolean): void {
     const second = Math.floor(this.now() / 1000);
-    const ringKey = `${graph ?? ""}\n${endpointKey}`;
-    let ring = this.byEndpoint.get(ringKey);
+    const graphKey = graph ?? "";
+    let byEndpoint = this.byGraph.get(graphKey);
+    if (!byEndpoint) {
+      byEndpoint = new Map();
+      this.byGraph.set(graphKey, byEndpoint);
+    }
+    let ring = byEndpoint.get(endpointKey);
     if (!ring) {
-      ring = new Array(this.ringSize).fill(undefined);
-      this.byEndpoint.set(ringKey, ring);
+      ring = Array.from({ length: this.ringSize }, () => emptySegment(-1));
+      byEndpoint.set(endpointKey, ring);
     }
-    const slot = second % this.ringSize;
-    let seg = ring[slot];
-    if (!seg || seg.second !== second) {
-      seg = { second, completed: 0, timeouts: 0, latencySum: 0, latencyMin: Infinity, latencyMax: 0, samples: [] };
-      ring[slot] = seg;
-    }
+    const seg = ring[second % this.ringSize]!;
+    if (seg.second !== second) resetSegment(seg, second);
     if (timedOut) {
       seg.timeouts++;
       return;
     }
     seg.completed++;
     seg.latencySum += latencyMs;
-    seg.latencyMin = Math.min(seg.latencyMin, latencyMs);
-    seg.latencyMax = Math.max(seg.latencyMax, latencyMs);
+    if (latencyMs < seg.latencyMin) seg.latencyMin = latencyMs;
+    if (latencyMs > seg.latencyMax) seg.latencyMax = latencyMs;
     if (seg.samples.length < MAX_SAMPLES_PER_SECOND) seg.samples.push(latencyMs);
     else {
       // Reservoir sampling keeps the percentiles unbiased under very high load.
@@ -73,14 +77,14 @@ export class RequestStatistics {
   report(seconds: number, segments: number, graph?: string, visible?: (graph: string) => boolean): Record<string, EndpointStatistics> {
     const nowSecond = Math.floor(this.now() / 1000);
     const windows = new Map<string, SecondSegment[]>();
-    for (const [ringKey, ring] of this.byEndpoint) {
-      const cut = ringKey.indexOf("\n");
-      if (graph !== undefined && ringKey.slice(0, cut) !== graph) continue;
-      if (visible && cut > 0 && !visible(ringKey.slice(0, cut))) continue;
-      const key = ringKey.slice(cut + 1);
-      const list = windows.get(key) ?? [];
-      for (const s of ring) if (s !== undefined && s.second > nowSecond - seconds && s.second <= nowSecond) list.push(s);
-      windows.set(key, list);
+    for (const [graphKey, byEndpoint] of this.byGraph) {
+      if (graph !== undefined && graphKey !== graph) continue;
+      if (visible && graphKey !== "" && !visible(graphKey)) continue;
+      for (const [key, ring] of byEndpoint) {
+        const list = windows.get(key) ?? [];
+        for (const s of ring) if (s.second > nowSecond - seconds && s.second <= nowSecond) list.push(s);
+        windows.set(key, list);
+      }
     }
     const out: Record<string, EndpointStatistics> = {};
     for (const key of [...windows.keys()].sort()) {
@@ -101,6 +105,21 @@ export class RequestStatistics {
     }
     return out;
   }
+}
+
+function emptySegment(second: number): SecondSegment {
+  return { second, completed: 0, timeouts: 0, latencySum: 0, latencyMin: Infinity, latencyMax: 0, samples: [] };
+}
+
+/** Starts a ring slot over for a new second, keeping its sample array's storage. */
+function resetSegment(seg: SecondSegment, second: number): void {
+  seg.second = second;
+  seg.completed = 0;
+  seg.timeouts = 0;
+  seg.latencySum = 0;
+  seg.latencyMin = Infinity;
+  seg.latencyMax = 0;
+  seg.samples.length = 0;
 }
 
 /** Latency at the end of each of `segments` equal groups (nearest rank): e.g. 10 → p10, p20, …, p100. */

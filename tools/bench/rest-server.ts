@@ -5,6 +5,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { startServer } from "../../server/serve.js";
 import { Engine } from "../../server/engine/engine.js";
 import type { DatabaseSchema } from "../../runtime-wasm/schema/types.js";
@@ -83,7 +85,29 @@ function rawStoreRates(vertices: number, edges: number): { verticesPerSecond: nu
   return { verticesPerSecond, edgesPerSecond: edges / seconds };
 }
 
+/**
+ * `--bare`: the floor of GET vertex by id, a bare node:http server answering every request
+ * with a fixed body of the same shape and size as the REST server's vertex read.
+ */
+function startBareServer(): void {
+  const body = Buffer.from(JSON.stringify({
+    version: { edition: "enterprise", api: "v2", schema: 0 },
+    error: false,
+    message: "",
+    results: [{ v_id: "p12345", v_type: "Person", attributes: { age: 15, score: 1763.5714285714287 } }],
+  }));
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { "Content-Type": "application/json; charset=utf-8", "Content-Length": body.length });
+    res.end(body);
+  });
+  server.listen(0, "127.0.0.1", () => process.send!({ port: (server.address() as AddressInfo).port }));
+  process.on("message", (msg: unknown) => {
+    if (msg === "stop") server.close(() => process.exit(0));
+  });
+}
+
 /** `--peer V E`: measure the direct store in this (fresh) process, report, and exit. */
-if (process.send && process.argv[2] === "--peer") {
+if (process.send && process.argv[2] === "--bare") startBareServer();
+else if (process.send && process.argv[2] === "--peer") {
   process.send({ rawStore: rawStoreRates(Number(process.argv[3]), Number(process.argv[4])) }, () => process.exit(0));
 } else if (process.send) void main();

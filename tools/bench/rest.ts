@@ -76,6 +76,16 @@ export async function runRestBench(o: BenchOptions, out: BenchReport = consoleRe
     const reads = await loadGetById(base, o);
     report(`GET vertex by id, ${o.connections} connections, ${reads.tool}`, reads.perSecond, "requests/s", o.seconds);
     out.ratio("GET /echo vs GET vertex by id", reads.perSecond, echo.perSecond, "echo");
+    // The floor under both: a bare node:http server with the same answer, in the same run.
+    const bare = await startServerProcess(["--bare"]);
+    try {
+      const floor = await loadGet(`http://127.0.0.1:${bare.port}`, "/graph/bench/vertices/Person/p12345", o);
+      report(`bare node:http answering the same body, ${floor.tool}`, floor.perSecond, "requests/s", o.seconds);
+      out.ratio("GET vertex by id vs bare node:http", reads.perSecond, floor.perSecond, "bare node:http");
+      out.note(`GET vertex by id runs at ${(reads.perSecond / floor.perSecond).toFixed(2)} of bare node:http`);
+    } finally {
+      stop(bare.child);
+    }
 
     // The peer runs in a fresh process of its own, after the server is done.
     stop(child);
@@ -171,9 +181,9 @@ function runPeer(o: BenchOptions): Promise<{ verticesPerSecond: number; edgesPer
   });
 }
 
-function startServerProcess(): Promise<{ child: ChildProcess; port: number }> {
+function startServerProcess(args: string[] = []): Promise<{ child: ChildProcess; port: number }> {
   const script = fileURLToPath(new URL("./rest-server.js", import.meta.url));
-  const child = fork(script, [], { stdio: "inherit" });
+  const child = fork(script, args, { stdio: "inherit" });
   return new Promise((resolve, reject) => {
     child.once("error", reject);
     child.on("message", (msg: { port?: number }) => {

@@ -58,6 +58,12 @@ export class WriteAheadLog {
   private io: Promise<void> = Promise.resolve();
   /** File operations started and not yet finished: none means the next one may start in this turn. */
   private ioInFlight = 0;
+  /**
+   * Set from a batch's waiters being released until the next event-loop turn: writers that
+   * answered by appending again in that turn all join one batch instead of the first
+   * going out alone.
+   */
+  private releasedThisTurn = false;
   private waiters: DurableWaiter[] = [];
   private failure: Error | undefined;
   private closed = false;
@@ -151,7 +157,7 @@ export class WriteAheadLog {
     this.assignedLsn++;
     if (!this.flushScheduled) {
       this.flushScheduled = true;
-      void this.enqueueIo(() => this.flushQueue());
+      void this.enqueueIo(() => this.flushQueue(), !this.releasedThisTurn);
     }
     return this.assignedLsn;
   }
@@ -234,14 +240,14 @@ export class WriteAheadLog {
     if (this.failure) throw this.failure;
   }
 
-  /** Runs `op` after every file operation before it; at once, in this turn, when none is in progress. */
-  private enqueueIo<T>(op: () => Promise<T>): Promise<T> {
+  /** Runs `op` after every file operation before it; at once, in this turn, when none is in progress (and `startIfIdle`). */
+  private enqueueIo<T>(op: () => Promise<T>, startIfIdle = true): Promise<T> {
     const guarded = () => {
       if (this.failure) throw this.failure;
       return op();
     };
     this.ioInFlight++;
-    const run = this.ioInFlight === 1 ? startNow(guarded) : this.io.then(guarded);
+    const run = this.ioInFlight === 1 && startIfIdle ? startNow(guarded) : this.io.then(guarded);
     this.io = run.then(
       () => void this.ioInFlight--,
       (err: unknown) => {
@@ -270,8 +276,11 @@ export class WriteAheadLog {
         this.stats.records += batch.length;
         this.stats.bytes += bytes.length;
         this.writtenLsn = firstLsn + batch.length - 1;
-        this.releaseWaiters();
+        const released = this.releaseWaiters();
         if (this.size >= this.options.segmentBytes) await this.startNextSegment();
+        // Writers just released may append again in this turn: let them join the next batch
+        // with those already queued, so writers in lockstep never settle into two half batches.
+        if (released && this.queue.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } catch (err) {
       this.fail(err);
@@ -289,14 +298,21 @@ export class WriteAheadLog {
     return this.queue.splice(0, count);
   }
 
-  private releaseWaiters(): void {
-    if (this.waiters.length === 0) return;
+  /** Resolves the waiters of every durable record; returns whether there were any. */
+  private releaseWaiters(): boolean {
+    if (this.waiters.length === 0) return false;
     const still: DurableWaiter[] = [];
     for (const waiter of this.waiters) {
       if (waiter.lsn <= this.writtenLsn) waiter.resolve();
       else still.push(waiter);
     }
+    if (still.length < this.waiters.length && !this.releasedThisTurn) {
+      this.releasedThisTurn = true;
+      setImmediate(() => (this.releasedThisTurn = false));
+    }
+    const released = still.length < this.waiters.length;
     this.waiters = still;
+    return released;
   }
 
   private async startNextSegment(): Promise<void> {
