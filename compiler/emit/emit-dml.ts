@@ -4,8 +4,8 @@
 // which the host applies through the store once the run has succeeded.
 import { Dml } from "../../runtime-wasm/query/abi.js";
 import type { IrExpr, IrStmt, IrTarget } from "../ir/ir.js";
-import type { IrAccum } from "../ir/types.js";
-import { accumulateEntry, newContainer } from "./emit-accum.js";
+import type { IrAccum, IrType } from "../ir/types.js";
+import { accumAdd, accumulateEntry, newContainer } from "./emit-accum.js";
 import { alloc } from "./emit-arena.js";
 import { emitExpr } from "./emit-expr.js";
 import { vertexTypeOrdinal, vidTypeOrdinal } from "./emit-graph.js";
@@ -60,7 +60,7 @@ export function emitAttrWrite(qe: QueryEmitter, target: Extract<IrTarget, { t: "
           binding.set(choose),
           m.if(
             m.ne("i32", binding.get(), m.i32(-1)),
-            record(qe, [op(qe, accumulate ? Dml.AddVertexAttr : Dml.SetVertexAttr), u32(qe, v.get()), u32(qe, binding.get()), writeValue(qe.cx, target.valueType, emitExpr(qe, value))]),
+            record(qe, [op(qe, accumulate ? Dml.AddVertexAttr : Dml.SetVertexAttr), u32(qe, v.get()), u32(qe, binding.get()), attrWriteValue(qe, target.valueType, value, accumulate)]),
           ),
         ),
       ),
@@ -77,7 +77,7 @@ export function emitAttrWrite(qe: QueryEmitter, target: Extract<IrTarget, { t: "
     u32(qe, edge.to.get()),
     u32(qe, edge.eid.get()),
     u32(qe, m.i32(binding)),
-    writeValue(qe.cx, target.valueType, emitExpr(qe, value)),
+    attrWriteValue(qe, target.valueType, value, accumulate),
   ]);
 }
 
@@ -155,6 +155,25 @@ export function emitDelete(qe: QueryEmitter, target: IrExpr): Expr {
 
 // FILE output (emit-file.ts) writes its records into the same log.
 export { record as dmlRecord, op as dmlOp, u32 as dmlU32 };
+
+/**
+ * The value of `x.attr = value` / `x.attr += value`. `+=` of one element to a LIST or SET
+ * attribute (`v.tags += "seen"`) sends a one-element collection: the store's `+` on such an
+ * attribute appends (LIST) or adds what is new (SET) from a collection.
+ */
+function attrWriteValue(qe: QueryEmitter, attrType: IrType, value: IrExpr, accumulate: boolean): Expr {
+  const collection = attrType.t === "accum" && (attrType.accum.a === "list" || attrType.accum.a === "set") ? attrType.accum : undefined;
+  if (!accumulate || collection === undefined || value.type.t === "accum") return writeValue(qe.cx, attrType, emitExpr(qe, value));
+  const m = qe.m;
+  const cell = qe.f.local("i32", "one_elem");
+  const built = m.block(null, [
+    cell.set(alloc(qe.cx, m.i32(8))),
+    m.store("i32", cell.get(), newContainer(qe.cx, collection)),
+    accumAdd(qe.cx, collection, cell.get(), emitExpr(qe, value), value.type),
+    m.load("i32", cell.get()),
+  ], "i32");
+  return writeValue(qe.cx, attrType, built);
+}
 
 /** An INSERT value: a `(k -> v)` entry is a one-entry MAP value; anything else as it is. */
 function writeAttrValue(qe: QueryEmitter, value: IrExpr): Expr {

@@ -14,8 +14,6 @@ const CORPUS = join(SOURCE_DIR, "..", "corpus");
 /** query name → the error it gives today. */
 const NOT_YET: Record<string, string> = {
   accumulators: "not supported by this version of the compiler: the method array.reallocate",
-  // the INSERT's positional values meet a type with primary_id_as_attribute: a SET value is emitted as a STRING
-  modify: "generated module is invalid: [wasm-validator error in function select_0] call param types must match, on ",
   expressions: "not supported by this version of the compiler: the vertex function getattr()",
   select_v1: "not supported by this version of the compiler: the function selectvertex()",
 };
