@@ -16,6 +16,8 @@ export interface QueryPoolOptions {
   workers?: number;
   /** How long a cancelled run may take to notice before its worker is terminated. */
   graceMs?: number;
+  /** The workers' program (default: query-worker.js beside this file). */
+  workerFile?: URL;
 }
 
 export interface RunControl {
@@ -55,6 +57,10 @@ interface Slot {
   worker: Worker;
   attached: Set<number>;
   run?: ActiveRun;
+  /** Whether the worker finished a run (a worker failing before that may not start at all). */
+  served: boolean;
+  /** Failed before serving a run; waiting for its replacement (no runs go to it). */
+  broken: boolean;
 }
 
 const CONTROL_REGION_BYTES = 65536;
@@ -70,10 +76,14 @@ export class QueryPool {
   private nextRunId = 1;
   private closed = false;
   private readonly graceMs: number;
+  private readonly workerFile: URL;
+  /** Workers in a row that failed before serving a run: sets the wait before the next try. */
+  private startFailures = 0;
 
   constructor(options: QueryPoolOptions = {}) {
     const n = Math.min(MAX_WORKERS, Math.max(1, options.workers ?? Math.max(2, availableParallelism())));
     this.graceMs = options.graceMs ?? 1000;
+    this.workerFile = options.workerFile ?? new URL("./query-worker.js", import.meta.url);
     for (let i = 0; i < n; i++) this.slots.push(this.spawn(i));
   }
 
@@ -119,15 +129,30 @@ export class QueryPool {
   }
 
   private spawn(index: number): Slot {
-    const worker = startWorker(new URL("./query-worker.js", import.meta.url));
-    const slot: Slot = { index, worker, attached: new Set() };
+    const worker = startWorker(this.workerFile);
+    const slot: Slot = { index, worker, attached: new Set(), served: false, broken: false };
     worker.on("message", (msg: FromWorker) => {
-      if (msg.kind === "done" && slot.run?.runId === msg.runId) this.finish(slot, msg.outcome);
-      else if (msg.kind === "chunk") this.lendChunk(slot, msg.runId, msg.bytes);
+      if (msg.kind === "done" && slot.run?.runId === msg.runId) {
+        slot.served = true;
+        this.startFailures = 0;
+        this.finish(slot, msg.outcome);
+      } else if (msg.kind === "chunk") this.lendChunk(slot, msg.runId, msg.bytes);
     });
     worker.on("error", (err) => {
-      if (slot.run) this.finish(slot, { kind: "error", message: `query worker failed: ${err.message}`, ms: 0, logs: [] });
-      this.replace(slot);
+      if (slot.served) {
+        if (slot.run) this.finish(slot, { kind: "error", message: `query worker failed: ${err.message}`, ms: 0, logs: [] });
+        this.replace(slot);
+        return;
+      }
+      // A worker that fails before serving a run would most likely fail the same way again
+      // (a missing or broken program): once no worker is left, the runs waiting get the error; and the next try waits
+      // 100 ms, doubling up to 10 s, instead of respawning in a tight loop.
+      slot.broken = true;
+      const message = `query worker failed: ${err.message}`;
+      if (slot.run) this.finish(slot, { kind: "error", message, ms: 0, logs: [] });
+      if (this.slots.every((s) => s.broken)) for (const p of this.queue.splice(0)) p.resolve({ kind: "error", message, ms: 0, logs: [] });
+      const wait = Math.min(10_000, 100 * 2 ** this.startFailures++);
+      setTimeout(() => this.replace(slot), wait).unref();
     });
     worker.unref();
     return slot;
@@ -144,7 +169,7 @@ export class QueryPool {
   private dispatch(): void {
     for (const slot of this.slots) {
       if (this.queue.length === 0) return;
-      if (slot.run !== undefined) continue;
+      if (slot.run !== undefined || slot.broken) continue;
       this.start(slot, this.queue.shift()!);
     }
   }

@@ -1,6 +1,10 @@
 // The query runtime: modules run in worker threads over a shared memory, output comes back
 // as results JSON, timeouts and aborts stop runs for real, several runs proceed at once.
 import { expect } from "chai";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { G, EmitContext } from "../../compiler/emit/context.js";
 import { alloc, initArena } from "../../compiler/emit/emit-arena.js";
 import { finishOutput, outKey, outTag, outTagString, outTagValue } from "../../compiler/emit/emit-output.js";
@@ -174,5 +178,26 @@ describe("runtime: the query worker pool", function () {
     });
     const outcome = await pool.run(memory, request(module, keys));
     expect(outcome).to.deep.include({ kind: "error", message: "Runtime Error: divider is zero." });
+  });
+
+  it("answers runs with the error when its workers cannot start, and retries with a growing wait instead of a tight loop", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "wasmgraph-pool-"));
+    const starts = join(dir, "starts");
+    const program = join(dir, "broken-worker.mjs");
+    writeFileSync(program, `import { appendFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(starts)}, "x");\nthrow new Error("cannot start");\n`);
+    const broken = new QueryPool({ workers: 2, workerFile: pathToFileURL(program) });
+    try {
+      const ok = await buildModule((cx) => [outTag(cx, Out.PrintBegin), outTag(cx, Out.End)]);
+      const outcome = await broken.run(memory, request(ok.module, ok.keys));
+      expect(outcome.kind).to.equal("error");
+      if (outcome.kind === "error") expect(outcome.message).to.contain("cannot start");
+      await new Promise((r) => setTimeout(r, 1500));
+      // 2 first starts, then retries after 100, 200, 400, 800 ms ... : a handful, not hundreds
+      const count = readFileSync(starts, "utf8").length;
+      expect(count).to.be.within(2, 8);
+    } finally {
+      await broken.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
