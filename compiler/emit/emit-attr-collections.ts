@@ -8,7 +8,8 @@ import type { EmitContext } from "./context.js";
 import { accumAdd, accumTag, accumulateEntry, newContainer } from "./emit-accum.js";
 import { alloc } from "./emit-arena.js";
 import { strMake } from "./emit-strings.js";
-import type { Expr, Local } from "./module.js";
+import type { Expr, Local, ValueType } from "./module.js";
+import { wasmType } from "./wasm-types.js";
 import { UnsupportedError } from "./query-emitter.js";
 
 /** Bytes of one encoded scalar, or undefined for a STRING (length-prefixed). */
@@ -91,16 +92,8 @@ function valueType(a: Extract<IrAccum, { a: "map" }>): IrType {
   throw new UnsupportedError("reading MAP attributes with collection values");
 }
 
-function wasmOf(t: IrType): "i32" | "i64" | "f32" | "f64" {
+/** The local type of a stored collection's element: scalars only (the store's blob records hold no others). */
+function wasmOf(t: IrType): ValueType {
   if (t.t !== "scalar") throw new UnsupportedError(`reading attributes holding ${t.t} values`);
-  switch (t.name) {
-    case "FLOAT":
-      return "f32";
-    case "DOUBLE":
-      return "f64";
-    case "BOOL":
-      return "i32";
-    default:
-      return "i64";
-  }
+  return wasmType(t);
 }

@@ -164,30 +164,25 @@ export { record as dmlRecord, op as dmlOp, u32 as dmlU32 };
 function attrWriteValue(qe: QueryEmitter, attrType: IrType, value: IrExpr, accumulate: boolean): Expr {
   const collection = attrType.t === "accum" && (attrType.accum.a === "list" || attrType.accum.a === "set") ? attrType.accum : undefined;
   if (!accumulate || collection === undefined || value.type.t === "accum") return writeValue(qe.cx, attrType, emitExpr(qe, value));
-  const m = qe.m;
-  const cell = qe.f.local("i32", "one_elem");
-  const built = m.block(null, [
-    cell.set(alloc(qe.cx, m.i32(8))),
-    m.store("i32", cell.get(), newContainer(qe.cx, collection)),
-    accumAdd(qe.cx, collection, cell.get(), emitExpr(qe, value), value.type),
-    m.load("i32", cell.get()),
-  ], "i32");
+  const built = oneItemContainer(qe, collection, (cell) => accumAdd(qe.cx, collection, cell, emitExpr(qe, value), value.type));
   return writeValue(qe.cx, attrType, built);
 }
 
 /** An INSERT value: a `(k -> v)` entry is a one-entry MAP value; anything else as it is. */
 function writeAttrValue(qe: QueryEmitter, value: IrExpr): Expr {
   if (value.e !== "entry") return writeValue(qe.cx, value.type, emitExpr(qe, value));
-  const m = qe.m;
   const cx = qe.cx;
   if (value.keys.length !== 1 || value.values.length !== 1) throw new UnsupportedError("an entry with several keys or values as an attribute value");
   const map: IrAccum = { a: "map", key: value.keys[0]!.type, value: { a: "replace", elem: value.values[0]!.type } };
-  const cell = qe.f.local("i32", "entry_map");
-  const built = m.block(null, [
-    cell.set(alloc(cx, m.i32(8))),
-    m.store("i32", cell.get(), newContainer(cx, map)),
-    accumulateEntry(cx, map, cell.get(), [{ expr: emitExpr(qe, value.keys[0]!), type: map.key }], [{ expr: emitExpr(qe, value.values[0]!), type: value.values[0]!.type }]),
-    m.load("i32", cell.get()),
-  ], "i32");
+  const built = oneItemContainer(qe, map, (cell) =>
+    accumulateEntry(cx, map, cell, [{ expr: emitExpr(qe, value.keys[0]!), type: map.key }], [{ expr: emitExpr(qe, value.values[0]!), type: value.values[0]!.type }]),
+  );
   return writeValue(cx, { t: "accum", accum: map }, built);
+}
+
+/** A fresh container of `accum` (its address) after `add` put one item in it through its state cell. */
+function oneItemContainer(qe: QueryEmitter, accum: IrAccum, add: (cell: Expr) => Expr): Expr {
+  const m = qe.m;
+  const cell = qe.f.local("i32", "one_item");
+  return m.block(null, [cell.set(alloc(qe.cx, m.i32(8))), m.store("i32", cell.get(), newContainer(qe.cx, accum)), add(cell.get()), m.load("i32", cell.get())], "i32");
 }
