@@ -86,7 +86,9 @@ export async function runAlterPassword(auth: AuthService, s: AstAlterPassword, c
   const hash = await hashPassword(password, auth.scryptCost);
   const current = auth.store.user(target);
   if (!current) return fail(ctx, `The user "${target}" does not exist.`);
-  auth.submit([{ kind: "put-user", user: { name: current.name, password: hash, createdAt: current.createdAt } }]);
+  // The rest of the record (its ACL password) stays; the default-password mark goes.
+  const { defaultPassword: _was, ...kept } = current;
+  auth.submit([{ kind: "put-user", user: { ...kept, password: hash } }]);
   ctx.out.line("Password has been changed.");
   return "ok";
 }

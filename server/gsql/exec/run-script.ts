@@ -80,6 +80,7 @@ function flatten(statements: readonly AstTopStatement[]): AstTopStatement[] {
 const LOCK_FREE = new Set([
   "Ls", "Show", "Help", "RunQuery", "InterpretQuery", "InterpretAnonymousQuery", "RunLoadingJob", "AbortLoadingJob", "ResumeLoadingJob", "UseGraph", "UseGlobal", "Set",
   "CreateUser", "AlterPassword", "CreateSecret", "CreateRole", "GrantRole", "RevokeRole", "GrantPrivilege", "RevokePrivilege", "GrantAcl", "RevokeAcl",
+  "AlterAclPassword", "ChangeOwner",
 ]);
 
 /** The statement after its access check (server/auth), with the check's follow-up once it ran. */

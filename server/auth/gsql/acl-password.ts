@@ -1,0 +1,75 @@
+// ACL passwords (gsql-ddl-loading-shell §11, query ACLs): a user may set one; from then on
+// changing the ACL or the owner of a query the user owns needs it, from everyone (the owner
+// and superusers too). `ALTER [USER u] ACL PASSWORD SET new [REPLACE current]`,
+// `... CLEAR REPLACE current`, or with neither a dialog asks. Setting another user's needs
+// WRITE_USER; changing or clearing one needs the current password. Stored as a scrypt hash,
+// like login passwords, and never printed.
+import type { AstAlterAclPassword } from "../../../compiler/ast/index.js";
+import type { Outcome, StatementContext } from "../../gsql/exec/context.js";
+import type { AuthService } from "../auth-service.js";
+import { hashPassword, verifyPassword } from "../credentials.js";
+import { askShell, fail, MAX_PASSWORD_LENGTH, permitted, principalOf, requirePrivileges } from "./statement-kit.js";
+
+export async function runAlterAclPassword(auth: AuthService, s: AstAlterAclPassword, ctx: StatementContext): Promise<Outcome> {
+  const principal = principalOf(ctx);
+  const target = s.user?.name ?? principal.user;
+  // As with ALTER PASSWORD: a secret or token acts on its graph only, not on the account.
+  if (principal.graph !== undefined) {
+    return fail(ctx, `Access denied: the ${principal.via} of user '${principal.user}' acts on graph '${principal.graph}' only; log in with the password to change an ACL password.`);
+  }
+  if (target !== principal.user && !requirePrivileges(auth, ctx, ["WRITE_USER"], undefined)) return "error";
+  const user = auth.store.user(target);
+  if (!user) return fail(ctx, `The user "${target}" does not exist.`);
+  const existing = user.aclPassword;
+
+  let current = s.current;
+  let next = s.password;
+  if (s.action === "prompt") {
+    if (existing) {
+      current = await askShell(ctx, "AclPasswordQb", "ALTER ACL PASSWORD", "Current ACL Password");
+      if (current === undefined) return "error";
+    }
+    next = await askShell(ctx, "AlterAclPasswordQb", "ALTER ACL PASSWORD");
+    if (next === undefined) return "error";
+  }
+  if (s.action === "clear" && !existing) return fail(ctx, `The user "${target}" has no ACL password to clear.`);
+  if (existing) {
+    if (current === undefined) {
+      return fail(ctx, `The user "${target}" already has an ACL password: give it with REPLACE <current ACL password> to change it.`);
+    }
+    if (!(await verifyPassword(current, existing))) {
+      permitted(ctx, { ok: false, reason: `the current ACL password of user '${target}' does not match` });
+      return "error";
+    }
+  } else if (current !== undefined) {
+    return fail(ctx, `The user "${target}" has no ACL password to replace: set one without REPLACE.`);
+  }
+
+  if (s.action === "clear") {
+    auth.submit([{ kind: "set-acl-password", user: target }]);
+    ctx.out.line(`ACL password of user "${target}" has been cleared.`);
+    return "ok";
+  }
+  if (!next) return fail(ctx, "The ACL password cannot be empty.");
+  if (next.length > MAX_PASSWORD_LENGTH) return fail(ctx, `An ACL password has at most ${MAX_PASSWORD_LENGTH} characters.`);
+  const hash = await hashPassword(next!, auth.scryptCost);
+  // Checked again after the dialogs and hashing: the user may have gone meanwhile.
+  if (!auth.store.user(target)) return fail(ctx, `The user "${target}" does not exist.`);
+  auth.submit([{ kind: "set-acl-password", user: target, password: hash }]);
+  ctx.out.line(existing ? `ACL password of user "${target}" has been changed.` : `ACL password of user "${target}" has been set.`);
+  return "ok";
+}
+
+/**
+ * Whether the caller may change what `owner` owns: true when `owner` has no ACL password,
+ * or `securedBy` (else the answer to a dialog) matches it; prints the refusal otherwise.
+ */
+export async function ownerAclPasswordGiven(auth: AuthService, ctx: StatementContext, owner: string, securedBy: string | undefined, command: string): Promise<boolean> {
+  const stored = auth.store.user(owner)?.aclPassword;
+  if (!stored) return true;
+  const given = securedBy ?? (await askShell(ctx, "AclPasswordQb", command, `ACL Password of user ${owner}`));
+  if (given === undefined) return false;
+  if (await verifyPassword(given, stored)) return true;
+  permitted(ctx, { ok: false, reason: `the ACL password of user '${owner}' does not match` });
+  return false;
+}
