@@ -22,21 +22,15 @@ export async function runAlterAclPassword(auth: AuthService, s: AstAlterAclPassw
   if (!user) return fail(ctx, `The user "${target}" does not exist.`);
   const existing = user.aclPassword;
 
-  let current = s.current;
-  let next = s.password;
-  if (s.action === "prompt") {
-    if (existing) {
-      current = await askShell(ctx, "AclPasswordQb", "ALTER ACL PASSWORD", "Current ACL Password");
-      if (current === undefined) return "error";
-    }
-    next = await askShell(ctx, "AlterAclPasswordQb", "ALTER ACL PASSWORD");
-    if (next === undefined) return "error";
-  }
   if (s.action === "clear" && !existing) return fail(ctx, `The user "${target}" has no ACL password to clear.`);
+  let current = s.current;
   if (existing) {
-    if (current === undefined) {
+    // The current password is checked before a new one is asked for.
+    if (s.action === "prompt") current = await askShell(ctx, "AclPasswordQb", "ALTER ACL PASSWORD", "Current ACL Password");
+    else if (current === undefined) {
       return fail(ctx, `The user "${target}" already has an ACL password: give it with REPLACE <current ACL password> to change it.`);
     }
+    if (current === undefined) return "error";
     if (!(await verifyPassword(current, existing))) {
       permitted(ctx, { ok: false, reason: `the current ACL password of user '${target}' does not match` });
       return "error";
@@ -44,6 +38,8 @@ export async function runAlterAclPassword(auth: AuthService, s: AstAlterAclPassw
   } else if (current !== undefined) {
     return fail(ctx, `The user "${target}" has no ACL password to replace: set one without REPLACE.`);
   }
+  const next = s.action === "prompt" ? await askShell(ctx, "AlterAclPasswordQb", "ALTER ACL PASSWORD") : s.password;
+  if (s.action === "prompt" && next === undefined) return "error";
 
   if (s.action === "clear") {
     auth.submit([{ kind: "set-acl-password", user: target }]);

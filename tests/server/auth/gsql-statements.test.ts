@@ -117,7 +117,7 @@ describe("auth: GSQL user, role, secret and ACL commands", function () {
       const owner = await member(s, "owner1", "querywriter", "G", "G");
       expect((await s.gsql("CREATE QUERY owned() FOR GRAPH G { PRINT 1; }", basic(owner.user, owner.password))).returnCode).to.equal(0);
       expect((await s.gsql("DROP USER owner1", ROOT)).lines).to.deep.equal([
-        'The user "owner1" owns queries and cannot be dropped: G: [owned]. Drop them, or have them replaced by a superuser, first.',
+        'The user "owner1" owns queries and cannot be dropped: G: [owned]. Drop them, or give them another owner with CHANGE OWNER OF QUERY, first.',
       ]);
       expect((await s.gsql("DROP QUERY owned", ROOT, { graph: "G" })).returnCode).to.equal(0);
       expect((await s.gsql("DROP USER owner1", ROOT)).lines).to.deep.equal(['The user "owner1" is dropped.']);
