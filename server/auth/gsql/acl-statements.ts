@@ -2,7 +2,7 @@
 // interface.md): GRANT ACL PRIVILEGE READ|EXECUTE ON QUERY q TO roles | NOBODY, REVOKE ...
 // FROM roles | ALL, CHANGE OWNER OF QUERY q TO user, each with `SECURED BY` the owner's ACL
 // password when the owner has one. An entry, once set, decides alone who may read the
-// query's text (READ) or run it (EXECUTE); the owner and superusers always may. Only the
+// query's text (READ) or run it (EXECUTE) (`aclAllows` in access.ts). Only the
 // owner (or a superuser) changes a query's ACL; the owner or a holder of WRITE_ROLE changes
 // its owner.
 import type { AstAclGrant, AstChangeOwner } from "../../../compiler/ast/index.js";

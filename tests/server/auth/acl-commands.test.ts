@@ -128,7 +128,15 @@ describe("auth: ACL passwords, SECURED BY, CHANGE OWNER and SHOW ACL PRIVILEGE",
       const revoked = await s.gsql("REVOKE ACL PRIVILEGE READ ON QUERY q1 FROM admin, querywriter SECURED BY ownerPw2", owner, G);
       expect(revoked.lines).to.deep.equal(["Successfully revoked READ on query q1 in the graph G from roles: [admin, querywriter]."]);
       expect(acl("q1")!.read).to.deep.equal({ nobody: true });
-      expect((await s.gsql("SHOW QUERY q1", peer, G)).lines).to.deep.equal(["/******* Query Content is Hidden. Require ACL privilege READ *******/"]);
+      // NOBODY holds for everyone, the owner and superusers included.
+      for (const as of [peer, owner, ROOT]) {
+        expect((await s.gsql("SHOW QUERY q1", as, G)).lines).to.deep.equal(["/******* Query Content is Hidden. Require ACL privilege READ *******/"]);
+      }
+      expect((await s.gsql("GRANT ACL PRIVILEGE EXECUTE ON QUERY q2 TO NOBODY SECURED BY ownerPw2", owner, G)).returnCode).to.equal(0);
+      for (const [as, user] of [[owner, "aowner"], [ROOT, "tigergraph"]] as const) {
+        expect((await s.gsql("RUN QUERY q2()", as, G)).lines).to.deep.equal([`Access denied: the ACL of query 'q2' on graph 'G' does not let user '${user}' run it.`]);
+      }
+      expect((await s.gsql("REVOKE ACL PRIVILEGE EXECUTE ON QUERY q2 FROM ALL SECURED BY ownerPw2", owner, G)).returnCode).to.equal(0);
       expect((await s.gsql("REVOKE ACL PRIVILEGE READ ON QUERY q1 FROM ALL SECURED BY ownerPw2", owner, G)).returnCode).to.equal(0);
       expect(acl("q1")!.read).to.equal(undefined);
     });
