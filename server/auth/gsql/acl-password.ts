@@ -3,10 +3,11 @@
 // and superusers too). `ALTER [USER u] ACL PASSWORD SET new [REPLACE current]`,
 // `... CLEAR REPLACE current`, or with neither a dialog asks. Setting another user's needs
 // WRITE_USER; changing or clearing one needs the current password. Stored as a scrypt hash,
-// like login passwords, and never printed.
+// like login passwords, and never printed; wrong tries back off like failed logins.
 import type { AstAlterAclPassword } from "../../../compiler/ast/index.js";
 import type { Outcome, StatementContext } from "../../gsql/exec/context.js";
 import type { AuthService } from "../auth-service.js";
+import type { PasswordHash } from "../auth-state.js";
 import { hashPassword, verifyPassword } from "../credentials.js";
 import { askShell, fail, MAX_PASSWORD_LENGTH, permitted, principalOf, requirePrivileges } from "./statement-kit.js";
 
@@ -31,10 +32,7 @@ export async function runAlterAclPassword(auth: AuthService, s: AstAlterAclPassw
       return fail(ctx, `The user "${target}" already has an ACL password: give it with REPLACE <current ACL password> to change it.`);
     }
     if (current === undefined) return "error";
-    if (!(await verifyPassword(current, existing))) {
-      permitted(ctx, { ok: false, reason: `the current ACL password of user '${target}' does not match` });
-      return "error";
-    }
+    if (!(await aclPasswordMatches(auth, ctx, target, current, existing, "the current ACL password"))) return "error";
   } else if (current !== undefined) {
     return fail(ctx, `The user "${target}" has no ACL password to replace: set one without REPLACE.`);
   }
@@ -65,7 +63,23 @@ export async function ownerAclPasswordGiven(auth: AuthService, ctx: StatementCon
   if (!stored) return true;
   const given = securedBy ?? (await askShell(ctx, "AclPasswordQb", command, `ACL Password of user ${owner}`));
   if (given === undefined) return false;
-  if (await verifyPassword(given, stored)) return true;
-  permitted(ctx, { ok: false, reason: `the ACL password of user '${owner}' does not match` });
-  return false;
+  return aclPasswordMatches(auth, ctx, owner, given, stored, "the ACL password");
+}
+
+/**
+ * Checks `given` against `user`'s stored ACL password, printing the refusal. Wrong tries
+ * back off as failed logins do (5 in a row, then 1 s doubling to 5 min, per user), so
+ * whoever may attempt the command cannot guess the password at scrypt speed.
+ */
+async function aclPasswordMatches(auth: AuthService, ctx: StatementContext, user: string, given: string, stored: PasswordHash, what: string): Promise<boolean> {
+  const waitUntil = auth.aclPasswordTries.lockedUntil(user);
+  if (waitUntil !== undefined) {
+    return permitted(ctx, { ok: false, reason: `too many wrong ACL passwords for user '${user}': try again after ${new Date(waitUntil).toISOString()}` });
+  }
+  if (await verifyPassword(given, stored)) {
+    auth.aclPasswordTries.succeeded(user);
+    return true;
+  }
+  auth.aclPasswordTries.failed(user);
+  return permitted(ctx, { ok: false, reason: `${what} of user '${user}' does not match` });
 }
