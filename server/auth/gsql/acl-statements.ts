@@ -54,6 +54,7 @@ export async function runAclGrant(auth: AuthService, s: AstAclGrant, ctx: Statem
   const command = grant ? "GRANT ACL PRIVILEGE" : "REVOKE ACL PRIVILEGE";
   if (!(await ownerAclPasswordGiven(auth, ctx, current.owner, s.securedBy, command))) return "error";
   // The dialog may have taken a while: the ACL is read again so no change made meanwhile is lost.
+  if (!ctx.services.catalog.query(graph, query)) return fail(ctx, `The query ${query} does not exist on the graph '${graph}'.`);
   const latest = auth.store.queryAcl(graph, query) ?? current;
   if (latest.owner !== current.owner) return fail(ctx, `The owner of query ${query} changed meanwhile; run the command again.`);
   const next: QueryAcl = structuredClone(latest);

@@ -123,6 +123,21 @@ describe("auth: ACL passwords, SECURED BY, CHANGE OWNER and SHOW ACL PRIVILEGE",
       expect(dialog.lines).to.deep.equal(["Successfully granted READ on query q2 in the graph G to roles: [admin]."]);
     });
 
+    it("a query dropped while its owner types the ACL password gets no ACL", async () => {
+      expect((await s.gsql("CREATE QUERY gone() FOR GRAPH G { PRINT 5; }", owner)).returnCode).to.equal(0);
+      const headers = { "Content-Type": "application/x-www-form-urlencoded", Authorization: owner, "GSQL-Cookie": JSON.stringify({ graph: "G" }) };
+      const res = await fetch(`${s.gsqlUrl}/gsqlserver/gsql/file`, { method: "POST", body: encodeURIComponent("GRANT ACL PRIVILEGE READ ON QUERY gone TO admin"), headers });
+      const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+      let raw = "";
+      while (!raw.includes("\n")) raw += new TextDecoder().decode((await reader.read()).value);
+      const id = /^__GSQL__INTERACT__,AclPasswordQb,([0-9a-f]+),/.exec(raw)![1]!;
+      expect((await s.gsql("DROP QUERY gone", owner, G)).returnCode).to.equal(0);
+      await (await fetch(`${s.gsqlUrl}/gsqlserver/gsql/dialog`, { method: "POST", body: encodeURIComponent(`${id},ownerPw2`), headers })).text();
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) raw += new TextDecoder().decode(chunk.value);
+      expect(raw).to.include("The query gone does not exist on the graph 'G'.");
+      expect(acl("gone")).to.equal(undefined);
+    });
+
     it("revoking the last role leaves the entry NOBODY; FROM ALL hands the query back to the roles", async () => {
       const revoked = await s.gsql("REVOKE ACL PRIVILEGE READ ON QUERY q1 FROM admin, querywriter SECURED BY ownerPw2", owner, G);
       expect(revoked.lines).to.deep.equal(["Successfully revoked READ on query q1 in the graph G from roles: [admin, querywriter]."]);
