@@ -105,6 +105,27 @@ export function pushEdge(batch: LoadBatch, type: string, fromType: string, toTyp
   run.attributes?.push(writes.length > 0 ? writes : NO_WRITES);
 }
 
+/** Appends the items of `more` after those of `batch` (the batch one read of both would have made). */
+export function appendBatch(batch: LoadBatch, more: LoadBatch): void {
+  for (const v of more.vertices) batch.vertices.push(v);
+  for (const r of more.edgeRuns) {
+    const last = batch.edgeRuns.length > 0 ? batch.edgeRuns[batch.edgeRuns.length - 1]! : undefined;
+    if (last === undefined || last.type !== r.type || last.fromType !== r.fromType || last.toType !== r.toType || last.vertexMustExist !== r.vertexMustExist) {
+      batch.edgeRuns.push(r);
+      continue;
+    }
+    // The run goes on (pushEdge would have extended it).
+    if (r.attributes !== undefined && last.attributes === undefined) last.attributes = new Array<AttributeWrite[]>(last.from.length).fill(NO_WRITES);
+    for (let i = 0; i < r.from.length; i++) {
+      last.from.push(r.from[i]!);
+      last.to.push(r.to[i]!);
+      last.attributes?.push(r.attributes?.[i] ?? NO_WRITES);
+    }
+  }
+  for (const d of more.vertexDeletes) batch.vertexDeletes.push(d);
+  for (const d of more.edgeDeletes) batch.edgeDeletes.push(d);
+}
+
 export function edgeCount(b: LoadBatch): number {
   let n = 0;
   for (const run of b.edgeRuns) n += run.from.length;
