@@ -46,6 +46,8 @@ export interface LoadOptions {
    * files; "inline" never.
    */
   reader?: "auto" | "thread" | "inline";
+  /** A batch is written at the first chunk end where it holds this many objects (default 65536). */
+  batchObjects?: number;
 }
 
 export interface LoadProgress {
@@ -81,7 +83,12 @@ export interface LoadResult {
 }
 
 export const DEFAULT_MAX_LINE_LENGTH = 16 << 20;
-const FLUSH_OBJECTS = 8192;
+/**
+ * Objects a batch gathers before it is written: large enough that the store's per-batch work
+ * (sorting, one move per growing list, its version) is spread over many edges, small enough
+ * that applying one keeps other requests waiting only tens of milliseconds.
+ */
+const BATCH_OBJECTS = 65536;
 /** Files at least this large are read in a reader thread (starting one costs tens of milliseconds). */
 const THREAD_MIN_BYTES = 8 << 20;
 
@@ -131,7 +138,7 @@ class BatchWriter {
     return batchSize(this.batch);
   }
   async maybeFlush(): Promise<void> {
-    if (!this.options.atomic && batchSize(this.batch) >= FLUSH_OBJECTS) await this.flush();
+    if (!this.options.atomic && batchSize(this.batch) >= batchObjects(this.options)) await this.flush();
   }
   async finish(): Promise<void> {
     await this.flush();
@@ -177,7 +184,7 @@ async function readsInThread(path: string, options: LoadOptions): Promise<boolea
 /** loadSource with the file read and parsed in a reader thread while this one writes. */
 async function loadSourceInThread(plan: LoadingJobPlan, schema: DatabaseSchema, js: JobSource, path: string, writer: BatchWriter, options: LoadOptions): Promise<SourceLoadResult> {
   const started = performance.now();
-  const request = { plan, schema, variable: js.variable, path, sourceName: path, options: readOptions(options), flushObjects: FLUSH_OBJECTS, heldObjects: writer.held };
+  const request = { plan, schema, variable: js.variable, path, sourceName: path, options: readOptions(options), flushObjects: batchObjects(options), heldObjects: writer.held };
   const read = await readInThread(request, {
     write: (batch) => writer.write(batch),
     keep: (rest) => writer.keep(rest),
@@ -186,6 +193,8 @@ async function loadSourceInThread(plan: LoadingJobPlan, schema: DatabaseSchema, 
   });
   return sourceResult(js.variable, path, read, started);
 }
+
+const batchObjects = (options: LoadOptions) => options.batchObjects ?? BATCH_OBJECTS;
 
 export function readOptions(options: LoadOptions): ReadOptions {
   return { lineRange: options.lineRange, maxLineLength: options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH, maxPercentError: options.maxPercentError, chunkBytes: options.chunkBytes };

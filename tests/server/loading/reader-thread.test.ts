@@ -55,7 +55,7 @@ describe("runLoad: the reader thread loads what the in-thread read loads", () =>
       writeFileSync(path, [["from", "to", "since"].join(sep), ...lines].join(eol) + eol);
       const using = { separator: sep, eol, header: true, ...(quote ? { quote } : {}) };
       const plan = job([{ kind: "vertex", type: "Person", values: [named("from"), skip, named("since"), skip, skip, skip, skip] }, { ...knows, from: { id: named("from") }, to: { id: named("to") }, values: [named("since")] }], using);
-      const { inline, threaded } = await loadBoth(plan, path, { chunkBytes: 4096 + Math.floor(random() * 4096) });
+      const { inline, threaded } = await loadBoth(plan, path, { chunkBytes: 4096 + Math.floor(random() * 4096), batchObjects: 8192 });
       expect(threaded).to.deep.equal(inline);
       // The generated file really exercised the counters and wrote in several batches.
       const s = inline.sources[0]!.statistics;
@@ -72,13 +72,13 @@ describe("runLoad: the reader thread loads what the in-thread read loads", () =>
     const random = mulberry32(5);
     for (let f = 0; f < 3; f++) writeFileSync(join(sub, `part-${f}.csv`), Array.from({ length: 12_000 }, () => randomLine(random, ",", false)).join("\n"));
     const plan = job([{ kind: "vertex", type: "Person", values: personValues }, knows]);
-    const ranged = await loadBoth(plan, join(sub, "part-0.csv"), { lineRange: { first: 100, last: 9_000 }, chunkBytes: 5000 });
+    const ranged = await loadBoth(plan, join(sub, "part-0.csv"), { lineRange: { first: 100, last: 9_000 }, chunkBytes: 5000, batchObjects: 2000 });
     expect(ranged.threaded).to.deep.equal(ranged.inline);
     expect(ranged.inline.sources[0]!.lastLine).to.equal(9_001);
-    const all = await loadBoth(plan, sub, { chunkBytes: 7000 });
+    const all = await loadBoth(plan, sub, { chunkBytes: 7000, batchObjects: 5000 });
     expect(all.threaded).to.deep.equal(all.inline);
     expect(all.inline.sources.map((s) => s.lines)).to.deep.equal([12_000, 12_000, 12_000]);
-    const strict = await loadBoth(plan, sub, { maxPercentError: 2, chunkBytes: 3000 });
+    const strict = await loadBoth(plan, sub, { maxPercentError: 2, chunkBytes: 3000, batchObjects: 1000 });
     expect(strict.threaded).to.deep.equal(strict.inline);
     expect(strict.inline.sources.map((s) => s.stoppedBy)).to.deep.equal(["max_percent_error", "max_percent_error", "max_percent_error"]);
   });
@@ -113,7 +113,7 @@ describe("runLoad: the reader thread loads what the in-thread read loads", () =>
         apply(batch);
         stop.abort();
       };
-      const r = await runLoad(plan(), new Map([["f", { kind: "path" as const, path }]]), sink, { reader: "thread", stop: stop.signal, chunkBytes: 64 << 10 });
+      const r = await runLoad(plan(), new Map([["f", { kind: "path" as const, path }]]), sink, { reader: "thread", stop: stop.signal, chunkBytes: 64 << 10, batchObjects: 8192 });
       const s = r.sources[0]!;
       expect(s.stoppedBy).to.equal("aborted");
       expect(s.lastLine).to.be.lessThan(lineCount);
@@ -131,7 +131,7 @@ describe("runLoad: the reader thread loads what the in-thread read loads", () =>
         signal.abort();
       };
       let error: unknown;
-      await runLoad(plan(), new Map([["f", { kind: "path" as const, path }]]), sink, { reader: "thread", signal: signal.signal, chunkBytes: 64 << 10 }).catch((e) => (error = e));
+      await runLoad(plan(), new Map([["f", { kind: "path" as const, path }]]), sink, { reader: "thread", signal: signal.signal, chunkBytes: 64 << 10, batchObjects: 8192 }).catch((e) => (error = e));
       expect((error as LoadError).kind).to.equal("timeout");
       const ids = edgeIds(sink);
       expect(ids.length).to.be.greaterThan(0).and.lessThan(lineCount);
@@ -144,7 +144,7 @@ describe("runLoad: the reader thread loads what the in-thread read loads", () =>
         throw new Error("disk full");
       };
       let error: unknown;
-      await runLoad(plan(), new Map([["f", { kind: "path" as const, path }]]), sink, { reader: "thread", chunkBytes: 64 << 10 }).catch((e) => (error = e));
+      await runLoad(plan(), new Map([["f", { kind: "path" as const, path }]]), sink, { reader: "thread", chunkBytes: 64 << 10, batchObjects: 8192 }).catch((e) => (error = e));
       expect((error as Error).message).to.equal("disk full");
     });
   });
