@@ -14,7 +14,6 @@ import type { LineSource } from "./reader/index.js";
 import { readSource, type Interruption, type ReadOptions, type SourceReadResult } from "./read-source.js";
 import { appendBatch, batchSize, emptyBatch, type LoadBatch, type LoadSink } from "./sink.js";
 import { readInThread } from "./worker/read-in-thread.js";
-import type { DatabaseSchema } from "../../runtime-wasm/schema/types.js";
 import type { LoadStatistics } from "./statistics.js";
 
 export interface LoadOptions {
@@ -112,7 +111,7 @@ export async function runLoad(plan: LoadingJobPlan, sources: ReadonlyMap<string,
     for (const file of files) {
       if (options.stop?.aborted) break;
       if (file.kind === "path" && (await readsInThread(file.path, options))) {
-        results.push(await loadSourceInThread(plan, sink.schema(), js, file.path, writer, options));
+        results.push(await loadSourceInThread(plan, sink, js, file.path, writer, options));
         continue;
       }
       const name = file.kind === "path" ? file.path : (options.bodyName ?? "Online_POST");
@@ -182,9 +181,10 @@ async function readsInThread(path: string, options: LoadOptions): Promise<boolea
 }
 
 /** loadSource with the file read and parsed in a reader thread while this one writes. */
-async function loadSourceInThread(plan: LoadingJobPlan, schema: DatabaseSchema, js: JobSource, path: string, writer: BatchWriter, options: LoadOptions): Promise<SourceLoadResult> {
+async function loadSourceInThread(plan: LoadingJobPlan, sink: LoadSink, js: JobSource, path: string, writer: BatchWriter, options: LoadOptions): Promise<SourceLoadResult> {
   const started = performance.now();
-  const request = { plan, schema, variable: js.variable, path, sourceName: path, options: readOptions(options), flushObjects: batchObjects(options), heldObjects: writer.held };
+  const logGraph = sink.logged && !options.dryRun ? plan.graph : undefined;
+  const request = { plan, schema: sink.schema(), variable: js.variable, path, sourceName: path, options: readOptions(options), flushObjects: batchObjects(options), heldObjects: writer.held, logGraph };
   const read = await readInThread(request, {
     write: (batch) => writer.write(batch),
     keep: (rest) => writer.keep(rest),

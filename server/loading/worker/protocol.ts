@@ -16,6 +16,8 @@ export interface ReaderStart {
   options: ReadOptions;
   /** A batch is sent once a chunk ends with at least this many objects in it. */
   flushObjects: number;
+  /** When set, each batch also goes out encoded for the write-ahead log (as a batch of this graph). */
+  logGraph?: string;
   /** Objects the load already holds unwritten: they go out with the first batch. */
   heldObjects: number;
   /** Int32 words: see CONTROL_*. */
@@ -32,6 +34,6 @@ export const MAX_BATCHES_AHEAD = 2;
 
 export type ReaderMessage =
   | { kind: "progress"; progress: ReadProgress }
-  | { kind: "batch"; batch: LoadBatch }
+  | { kind: "batch"; batch: LoadBatch; logPayload?: Uint8Array }
   | { kind: "done"; read: SourceReadResult; rest: LoadBatch }
   | { kind: "error"; error: { name: string; message: string; line?: number; loadKind?: string } };

@@ -10,6 +10,7 @@ import { LoadError, type LoadErrorKind } from "../errors.js";
 import type { LoadingJobPlan } from "../plan.js";
 import type { Interruption, ReadOptions, ReadProgress, SourceReadResult } from "../read-source.js";
 import type { LoadBatch } from "../sink.js";
+import { noteEncodedLoadBatch } from "../../persist/load-batch-codec.js";
 import { CONTROL_APPLIED, CONTROL_INTERRUPT, CONTROL_WORDS, type ReaderMessage, type ReaderStart } from "./protocol.js";
 
 export interface ThreadReadRequest {
@@ -21,6 +22,8 @@ export interface ThreadReadRequest {
   options: ReadOptions;
   flushObjects: number;
   heldObjects: number;
+  /** Set when the batches are logged: the thread encodes each for the log of this graph. */
+  logGraph?: string;
 }
 
 export interface ThreadReadHooks {
@@ -52,6 +55,7 @@ export async function readInThread(request: ThreadReadRequest, hooks: ThreadRead
           hooks.progress(message.progress);
           break;
         case "batch":
+          if (message.logPayload !== undefined && request.logGraph !== undefined) noteEncodedLoadBatch(request.logGraph, message.batch, message.logPayload);
           await hooks.write(message.batch);
           Atomics.add(control, CONTROL_APPLIED, 1);
           Atomics.notify(control, CONTROL_APPLIED);

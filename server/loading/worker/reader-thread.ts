@@ -7,7 +7,8 @@ import { graphView } from "../../../runtime-wasm/schema/lookup.js";
 import { compileJob } from "../compile/job.js";
 import { LoadError } from "../errors.js";
 import { readSource, type Interruption } from "../read-source.js";
-import { batchSize, emptyBatch } from "../sink.js";
+import { batchSize, emptyBatch, type IdColumn, type LoadBatch } from "../sink.js";
+import { encodeLoadBatchCommand } from "../../persist/load-batch-codec.js";
 import { CONTROL_APPLIED, CONTROL_INTERRUPT, MAX_BATCHES_AHEAD, type ReaderMessage, type ReaderStart } from "./protocol.js";
 
 const start = workerData as ReaderStart;
@@ -31,12 +32,37 @@ async function main(): Promise<void> {
       if (held + batchSize(batch) < start.flushObjects) return;
       held = 0;
       waitForRoom(sent);
-      post({ kind: "batch", batch });
+      post(batchMessage(batch));
       sent++;
       batch = emptyBatch();
     },
   });
   post({ kind: "done", read, rest: batch });
+}
+
+/**
+ * A batch as it crosses to the applying thread: its log record encoded here (that work leaves
+ * the applying thread), and id columns of numbers as Float64Array (a typed array is copied in
+ * one piece; an array of numbers is copied value by value on both sides).
+ */
+function batchMessage(batch: LoadBatch): ReaderMessage {
+  const logPayload = start.logGraph === undefined ? undefined : new Uint8Array(encodeLoadBatchCommand({ kind: "load-batch", graph: start.logGraph, batch }));
+  for (const run of batch.edgeRuns) {
+    run.from = numberColumn(run.from);
+    run.to = numberColumn(run.to);
+  }
+  return { kind: "batch", batch, logPayload };
+}
+
+function numberColumn(column: IdColumn): IdColumn {
+  if (!Array.isArray(column)) return column;
+  const packed = new Float64Array(column.length);
+  for (let i = 0; i < column.length; i++) {
+    const id = column[i];
+    if (typeof id !== "number") return column;
+    packed[i] = id;
+  }
+  return packed;
 }
 
 const INTERRUPTIONS: (Interruption | undefined)[] = [undefined, "timeout", "aborted"];
