@@ -5,26 +5,14 @@
 // what an in-thread read writes; the difference is that parsing the next chunks overlaps
 // applying and logging the previous ones.
 import { Worker } from "node:worker_threads";
-import type { DatabaseSchema } from "../../../runtime-wasm/schema/types.js";
 import { LoadError, type LoadErrorKind } from "../errors.js";
-import type { LoadingJobPlan } from "../plan.js";
-import type { Interruption, ReadOptions, ReadProgress, SourceReadResult } from "../read-source.js";
+import type { Interruption, ReadProgress, SourceReadResult } from "../read-source.js";
 import type { LoadBatch } from "../sink.js";
 import { noteEncodedLoadBatch } from "../../persist/load-batch-codec.js";
 import { CONTROL_APPLIED, CONTROL_INTERRUPT, CONTROL_WORDS, type ReaderMessage, type ReaderStart } from "./protocol.js";
 
-export interface ThreadReadRequest {
-  plan: LoadingJobPlan;
-  schema: DatabaseSchema;
-  variable: string;
-  path: string;
-  sourceName: string;
-  options: ReadOptions;
-  flushObjects: number;
-  heldObjects: number;
-  /** Set when the batches are logged: the thread encodes each for the log of this graph. */
-  logGraph?: string;
-}
+/** What the reader thread is started with, less the control words this side makes. */
+export type ThreadReadRequest = Omit<ReaderStart, "control">;
 
 export interface ThreadReadHooks {
   /** Writes a batch the thread sent (after whatever the load holds unwritten). */

@@ -113,15 +113,20 @@ describe("runLoad: the reader thread loads what the in-thread read loads", () =>
     });
     const plan = () => job([knows]);
     const edgeIds = (sink: RecordingSink) => sink.edges.map((e) => e.from.id);
-
-    it("a user's stop: what was read is written, in order, and the result says where it stopped", async () => {
-      const stop = new AbortController();
+    /** A sink that records each batch, then aborts `controller` (as a user or a timer would while the load runs). */
+    const abortingSink = (controller: AbortController) => {
       const sink = new RecordingSink();
       const apply = sink.apply.bind(sink);
       sink.apply = (batch) => {
         apply(batch);
-        stop.abort();
+        controller.abort();
       };
+      return sink;
+    };
+
+    it("a user's stop: what was read is written, in order, and the result says where it stopped", async () => {
+      const stop = new AbortController();
+      const sink = abortingSink(stop);
       const r = await runLoad(plan(), new Map([["f", { kind: "path" as const, path }]]), sink, { reader: "thread", stop: stop.signal, chunkBytes: 64 << 10, batchObjects: 8192 });
       const s = r.sources[0]!;
       expect(s.stoppedBy).to.equal("aborted");
@@ -133,12 +138,7 @@ describe("runLoad: the reader thread loads what the in-thread read loads", () =>
 
     it("a time limit: a timeout error; the batches written before it are a prefix of the file", async () => {
       const signal = new AbortController();
-      const sink = new RecordingSink();
-      const apply = sink.apply.bind(sink);
-      sink.apply = (batch) => {
-        apply(batch);
-        signal.abort();
-      };
+      const sink = abortingSink(signal);
       let error: unknown;
       await runLoad(plan(), new Map([["f", { kind: "path" as const, path }]]), sink, { reader: "thread", signal: signal.signal, chunkBytes: 64 << 10, batchObjects: 8192 }).catch((e) => (error = e));
       expect((error as LoadError).kind).to.equal("timeout");
