@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runLoad, type LoadOptions, type LoadResult } from "../../../server/loading/run.js";
 import { LoadError } from "../../../server/loading/errors.js";
+import type { PlanCondition } from "../../../server/loading/plan.js";
 import type { LoadBatch } from "../../../server/loading/sink.js";
 import { mulberry32 } from "../../../tools/bench/rmat.js";
 import { RecordingSink, col, job, named, skip } from "./fixtures.js";
@@ -74,6 +75,53 @@ describe("runLoad: the reader thread loads what the in-thread read loads", () =>
       expect(inline.batches.length).to.be.greaterThan(2);
     });
   }
+
+  it("JSON lines, WHERE with token functions, temp tables with flatten and DELETE statements read the same", async () => {
+    const random = mulberry32(11);
+    const pick = () => Math.floor(random() * 4000);
+    const jsonPath = join(dir, "gen.jsonl");
+    writeFileSync(
+      jsonPath,
+      Array.from({ length: 20_000 }, (_, i) => (i % 97 === 5 ? "{broken" : JSON.stringify({ id: `p${pick()}`, info: { age: random() < 0.05 ? "old" : pick() % 90 }, ok: random() < 0.5 }))).join("\n"),
+    );
+    const jsonPlan = job([{ kind: "vertex", type: "Person", values: [named("id"), skip, { kind: "json_path", path: ["info", "age"] }, skip, named("ok"), skip, skip] }], { jsonFile: true });
+    const json = await loadBoth(jsonPlan, jsonPath, { chunkBytes: 5000, batchObjects: 3000 });
+    expect(json.threaded).to.deep.equal(json.inline);
+    expect(json.inline.sources[0]!.statistics.invalidJson).to.be.greaterThan(100);
+
+    const csvPath = join(dir, "rich.csv");
+    writeFileSync(csvPath, Array.from({ length: 20_000 }, () => `${pick()}|"${pick()},${pick()}"|p${pick()}|p${pick()}|${1900 + (pick() % 200)}`).join("\n"));
+    const where: PlanCondition = { kind: "compare", op: ">=", left: { kind: "function", name: "to_int", args: [{ kind: "token", value: col(4) }] }, right: { kind: "number", value: 1950 } };
+    const richPlan: ReturnType<typeof job> = {
+      ...job([]),
+      statements: [
+        {
+          kind: "load",
+          source: { kind: "file", variable: "f" },
+          destinations: [
+            { kind: "temp_table", table: "t", columns: ["pid", "city"], values: [col(2), { kind: "flatten", value: col(1), separator: ",", fieldCount: 1 }] },
+            { kind: "edge", type: "Knows", from: { id: col(2) }, to: { id: col(3) }, values: [col(4)], where },
+          ],
+          using: { separator: "|", quote: "double" },
+        },
+        { kind: "load", source: { kind: "temp_table", table: "t" }, destinations: [{ kind: "edge", type: "LivesIn", from: { id: named("pid") }, to: { id: named("city") }, values: [] }], using: {} },
+      ],
+    };
+    const rich = await loadBoth(richPlan, csvPath, { chunkBytes: 6000, batchObjects: 4000 });
+    expect(rich.threaded).to.deep.equal(rich.inline);
+    expect(rich.inline.sources[0]!.statistics.failedConditionLine).to.be.greaterThan(1000);
+
+    const deletePlan: ReturnType<typeof job> = {
+      ...job([]),
+      statements: [
+        { kind: "delete_vertex", type: "City", id: col(0), source: { kind: "file", variable: "f" }, using: { separator: "|" } },
+        { kind: "delete_edge", type: "Knows", from: { id: col(2) }, to: { id: col(3) }, source: { kind: "file", variable: "f" }, using: { separator: "|" } },
+      ],
+    };
+    const deletes = await loadBoth(deletePlan, csvPath, { chunkBytes: 6000, batchObjects: 4000 });
+    expect(deletes.threaded).to.deep.equal(deletes.inline);
+    expect(deletes.inline.batches.length).to.be.greaterThan(2);
+  });
 
   it("line ranges, -max_percent_error and a directory of files read the same", async () => {
     const sub = join(dir, "many");
