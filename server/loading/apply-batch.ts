@@ -116,7 +116,7 @@ function runsByFlag<T>(items: T[], flag: (item: T) => boolean): { flag: boolean;
 
 /** A run as the store's edge columns: its id lists as they are (the store does not keep them). */
 function asColumns(run: EdgeRun, attributes: (AttrWrite[] | undefined)[] | undefined = run.attributes): EdgeColumns {
-  const columns: EdgeColumns = { type: run.type, fromType: run.fromType, toType: run.toType, from: run.from as ExternalId[], to: run.to as ExternalId[] };
+  const columns: EdgeColumns = { type: run.type, fromType: run.fromType, toType: run.toType, from: run.from as ArrayLike<ExternalId>, to: run.to as ArrayLike<ExternalId> };
   if (attributes !== undefined) columns.attributes = attributes;
   return columns;
 }

@@ -6,6 +6,9 @@ import type { LoadSink } from "./sink.js";
 export function engineSink(engine: Engine, graph: string): LoadSink {
   return {
     schema: () => engine.schema,
+    get logged() {
+      return engine.commandLog !== undefined;
+    },
     apply: (batch) => {
       engine.apply({ kind: "load-batch", graph, batch });
     },

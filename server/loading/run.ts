@@ -2,17 +2,19 @@
 // its lines into whole objects through the compiled job, and hands them to the store in
 // atomic batches. Statistics follow the POST /ddl shape; bad lines and bad objects are
 // counted, never written in part. Problems with the job or the request itself (LoadError)
-// are found before anything is written.
+// are found before anything is written. Large files are read in a reader thread
+// (worker/) so that parsing overlaps writing; what is written, and in which order, is the same.
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { graphView } from "../../runtime-wasm/schema/lookup.js";
 import type { LoadingJobPlan } from "./plan.js";
 import { LoadError } from "./errors.js";
-import { compileJob, type BoundSource, type JobSource } from "./compile/job.js";
-import type { Row } from "./compile/row.js";
-import { extractJsonTokens, fieldSplitter, readLines, type LineSource } from "./reader/index.js";
-import { batchSize, emptyBatch, type LoadBatch, type LoadSink } from "./sink.js";
-import { emptyStatistics, lineErrors, objectErrors, validObjects, type LoadStatistics } from "./statistics.js";
+import { compileJob, type JobSource } from "./compile/job.js";
+import type { LineSource } from "./reader/index.js";
+import { readSource, type Interruption, type ReadOptions, type SourceReadResult } from "./read-source.js";
+import { appendBatch, batchSize, emptyBatch, type LoadBatch, type LoadSink } from "./sink.js";
+import { readInThread } from "./worker/read-in-thread.js";
+import type { LoadStatistics } from "./statistics.js";
 
 export interface LoadOptions {
   /** Read only lines first..last (1-based, the header included), as RUN LOADING JOB -n. */
@@ -37,6 +39,14 @@ export interface LoadOptions {
   bodyName?: string;
   /** Chunk size of the reader in bytes (tests use small chunks to cross boundaries). */
   chunkBytes?: number;
+  /**
+   * Where files are read and parsed: "auto" (default) in a reader thread for files of at
+   * least 8 MiB when the load is not atomic, so parsing overlaps writing; "thread" always for
+   * files; "inline" never.
+   */
+  reader?: "auto" | "thread" | "inline";
+  /** A batch is written at the first chunk end where it holds this many objects (default 65536). */
+  batchObjects?: number;
 }
 
 export interface LoadProgress {
@@ -72,7 +82,14 @@ export interface LoadResult {
 }
 
 export const DEFAULT_MAX_LINE_LENGTH = 16 << 20;
-const FLUSH_OBJECTS = 8192;
+/**
+ * Objects a batch gathers before it is written: large enough that the store's per-batch work
+ * (sorting, one move per growing list, its version) is spread over many edges, small enough
+ * that applying one keeps other requests waiting only tens of milliseconds.
+ */
+const BATCH_OBJECTS = 65536;
+/** Files at least this large are read in a reader thread (starting one costs tens of milliseconds). */
+const THREAD_MIN_BYTES = 8 << 20;
 
 /** Loads `sources` (file variable → data) through the job. Variables not given are not run. */
 export async function runLoad(plan: LoadingJobPlan, sources: ReadonlyMap<string, LineSource>, sink: LoadSink, options: LoadOptions = {}): Promise<LoadResult> {
@@ -93,6 +110,10 @@ export async function runLoad(plan: LoadingJobPlan, sources: ReadonlyMap<string,
     const files = source.kind === "path" ? await expandDirectory(source.path) : [source];
     for (const file of files) {
       if (options.stop?.aborted) break;
+      if (file.kind === "path" && (await readsInThread(file.path, options))) {
+        results.push(await loadSourceInThread(plan, sink, js, file.path, writer, options));
+        continue;
+      }
       const name = file.kind === "path" ? file.path : (options.bodyName ?? "Online_POST");
       results.push(await loadSource(js, file, name, writer, options));
     }
@@ -111,11 +132,25 @@ class BatchWriter {
   get current(): LoadBatch {
     return this.batch;
   }
+  /** Objects read and not written yet. */
+  get held(): number {
+    return batchSize(this.batch);
+  }
   async maybeFlush(): Promise<void> {
-    if (!this.options.atomic && batchSize(this.batch) >= FLUSH_OBJECTS) await this.flush();
+    if (!this.options.atomic && batchSize(this.batch) >= batchObjects(this.options)) await this.flush();
   }
   async finish(): Promise<void> {
     await this.flush();
+  }
+  /** Writes a full batch read elsewhere, after the objects held so far. */
+  async write(batch: LoadBatch): Promise<void> {
+    if (batchSize(this.batch) === 0) this.batch = batch;
+    else appendBatch(this.batch, batch);
+    await this.flush();
+  }
+  /** Holds objects read elsewhere for the next write. */
+  keep(batch: LoadBatch): void {
+    appendBatch(this.batch, batch);
   }
   private async flush(): Promise<void> {
     const b = this.batch;
@@ -126,101 +161,57 @@ class BatchWriter {
 
 async function loadSource(js: JobSource, source: LineSource, sourceName: string, writer: BatchWriter, options: LoadOptions): Promise<SourceLoadResult> {
   const started = performance.now();
-  const stats = emptyStatistics();
-  const { using } = js;
-  const first = options.lineRange?.first ?? 1;
-  const last = options.lineRange?.last ?? Infinity;
-  const split = fieldSplitter(using.separator, using.quote === "double" ? '"' : using.quote === "single" ? "'" : undefined);
-  const fields: string[] = [];
-  const row: Row = { tokens: fields, fileName: sourceName };
-  let bound: BoundSource | undefined = using.header ? undefined : js.bind(undefined, stats);
-  let headerPending = using.header;
-  let lines = 0;
-  let bytes = 0;
-  let stoppedBy: SourceLoadResult["stoppedBy"];
-  let timedOut = false;
-  let lastLine = 0;
-  let bindError: unknown;
-
-  const onLine = (text: string, lineNumber: number): boolean => {
-    if (headerPending) {
-      headerPending = false;
-      const n = split(text, fields);
-      try {
-        bound = js.bind(fields.slice(0, n).map((c) => c.trim()), stats);
-      } catch (err) {
-        bindError = err;
-        return false;
-      }
-      return true;
-    }
-    if (lineNumber < first) return true;
-    if (lineNumber > last) return false;
-    lines++;
-    const b = bound!;
-    if (using.jsonFile) {
-      if (!extractJsonTokens(text, b.jsonPaths, fields)) {
-        stats.invalidJson++;
-        return true;
-      }
-      if (fields.length !== b.jsonPaths.length) fields.length = b.jsonPaths.length;
-    } else {
-      const n = split(text, fields);
-      // Tokens past n are left from a longer line: cut them (only when the count changes).
-      if (fields.length !== n) fields.length = n;
-      if (n < b.requiredTokens) {
-        stats.notEnoughToken++;
-        return true;
-      }
-    }
-    if (b.rejectLine && b.rejectLine(row)) {
-      stats.rejectLine++;
-      return true;
-    }
-    stats.validLine++;
-    if (!b.process(row, writer.current)) stats.failedConditionLine++;
-    return true;
-  };
-
-  await readLines(
-    source,
-    { eol: using.eol, maxLineLength: options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH, chunkBytes: options.chunkBytes },
-    {
-      line: (text, lineNumber) => {
-        if (stoppedBy !== undefined || timedOut || bindError !== undefined) return false;
-        lastLine = lineNumber;
-        return onLine(text, lineNumber);
-      },
-      oversize: (lineNumber) => {
-        lastLine = lineNumber;
-        if (headerPending) {
-          bindError = new LoadError(`The header line of ${sourceName} is longer than the line limit.`);
-          return;
-        }
-        if (lineNumber >= first && lineNumber <= last) {
-          lines++;
-          stats.oversizeToken++;
-        }
-      },
-      progress: async (bytesRead, totalBytes) => {
-        bytes = bytesRead;
-        if (bindError !== undefined) return;
-        if (options.signal?.aborted) timedOut = true;
-        else if (options.stop?.aborted) stoppedBy = "aborted";
-        if (options.maxPercentError !== undefined && lines > 0) {
-          const errors = lineErrors(stats) + objectErrors(stats);
-          if ((errors * 100) / lines > options.maxPercentError) stoppedBy = "max_percent_error";
-        }
-        options.onProgress?.({ variable: js.variable, sourceName, bytesRead, totalBytes, lines, objects: validObjects(stats), elapsedMs: performance.now() - started });
-        await writer.maybeFlush();
-        // Let other requests run between chunks of a long load.
-        await new Promise((resolve) => setImmediate(resolve));
-      },
+  const read = await readSource(js, source, sourceName, readOptions(options), {
+    batch: () => writer.current,
+    interruption: () => interruptionOf(options),
+    chunkDone: async (p) => {
+      options.onProgress?.({ variable: js.variable, sourceName, ...p, elapsedMs: performance.now() - started });
+      await writer.maybeFlush();
+      // Let other requests run between chunks of a long load.
+      await new Promise((resolve) => setImmediate(resolve));
     },
-  );
-  if (bindError !== undefined) throw bindError;
-  if (timedOut) throw new LoadError(`The load of ${sourceName} did not finish within its time limit.`, undefined, "timeout");
-  return { variable: js.variable, sourceName, statistics: stats, lines, bytes, durationMs: performance.now() - started, stoppedBy, lastLine };
+  });
+  return sourceResult(js.variable, sourceName, read, started);
+}
+
+async function readsInThread(path: string, options: LoadOptions): Promise<boolean> {
+  const mode = options.reader ?? "auto";
+  if (mode === "inline" || options.atomic) return false;
+  return mode === "thread" || (await stat(path)).size >= THREAD_MIN_BYTES;
+}
+
+/** loadSource with the file read and parsed in a reader thread while this one writes. */
+async function loadSourceInThread(plan: LoadingJobPlan, sink: LoadSink, js: JobSource, path: string, writer: BatchWriter, options: LoadOptions): Promise<SourceLoadResult> {
+  const started = performance.now();
+  const logGraph = sink.logged && !options.dryRun ? plan.graph : undefined;
+  const request = { plan, schema: sink.schema(), variable: js.variable, path, sourceName: path, options: readOptions(options), flushObjects: batchObjects(options), heldObjects: writer.held, logGraph };
+  const read = await readInThread(request, {
+    write: (batch) => writer.write(batch),
+    keep: (rest) => writer.keep(rest),
+    interruption: () => interruptionOf(options),
+    progress: (p) => options.onProgress?.({ variable: js.variable, sourceName: path, ...p, elapsedMs: performance.now() - started }),
+  });
+  return sourceResult(js.variable, path, read, started);
+}
+
+const batchObjects = (options: LoadOptions) => options.batchObjects ?? BATCH_OBJECTS;
+
+export function readOptions(options: LoadOptions): ReadOptions {
+  return { lineRange: options.lineRange, maxLineLength: options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH, maxPercentError: options.maxPercentError, chunkBytes: options.chunkBytes };
+}
+
+/** A time limit that passed comes before a user's stop. */
+function interruptionOf(options: LoadOptions): Interruption | undefined {
+  if (options.signal?.aborted) return "timeout";
+  if (options.stop?.aborted) return "aborted";
+  return undefined;
+}
+
+/** The result of a read; throws the timeout error when the time limit stopped it. */
+function sourceResult(variable: string, sourceName: string, read: SourceReadResult, started: number): SourceLoadResult {
+  if (read.timedOut) throw new LoadError(`The load of ${sourceName} did not finish within its time limit.`, undefined, "timeout");
+  const { statistics, lines, bytes, stoppedBy, lastLine } = read;
+  return { variable, sourceName, statistics, lines, bytes, durationMs: performance.now() - started, stoppedBy, lastLine };
 }
 
 async function checkReadable(path: string): Promise<void> {

@@ -62,6 +62,12 @@ export interface EdgeDelete {
   discriminator?: AttrValue[];
 }
 
+/**
+ * The ids of a run's ends. A reader thread sends all-number columns as Float64Array (moved
+ * between threads without a copy); runs the loader builds or extends are plain arrays.
+ */
+export type IdColumn = VertexId[] | Float64Array;
+
 /** Consecutive edge items of one edge type, end types and flag, as columns (item i: from[i] → to[i]). */
 export interface EdgeRun {
   /** Edge type key. */
@@ -71,8 +77,8 @@ export interface EdgeRun {
   toType: string;
   /** VERTEX_MUST_EXIST: skip an edge unless both endpoints exist (else they are created). */
   vertexMustExist: boolean;
-  from: VertexId[];
-  to: VertexId[];
+  from: IdColumn;
+  to: IdColumn;
   /** Attribute writes per item; absent while no item of the run writes any. */
   attributes?: AttributeWrite[][];
 }
@@ -94,8 +100,11 @@ const NO_WRITES: AttributeWrite[] = [];
 /** Appends one edge item, to the last run when it shares its types and flag. */
 export function pushEdge(batch: LoadBatch, type: string, fromType: string, toType: string, vertexMustExist: boolean, from: VertexId, to: VertexId, writes: AttributeWrite[]): void {
   const runs = batch.edgeRuns;
-  let run = runs.length > 0 ? runs[runs.length - 1]! : undefined;
-  if (run === undefined || run.type !== type || run.fromType !== fromType || run.toType !== toType || run.vertexMustExist !== vertexMustExist) {
+  const last = runs.length > 0 ? runs[runs.length - 1]! : undefined;
+  let run: EdgeRun & { from: VertexId[]; to: VertexId[] };
+  if (last !== undefined && sameRun(last, type, fromType, toType, vertexMustExist) && Array.isArray(last.from) && Array.isArray(last.to)) {
+    run = last as typeof run;
+  } else {
     run = { type, fromType, toType, vertexMustExist, from: [], to: [] };
     runs.push(run);
   }
@@ -103,6 +112,36 @@ export function pushEdge(batch: LoadBatch, type: string, fromType: string, toTyp
   run.from.push(from);
   run.to.push(to);
   run.attributes?.push(writes.length > 0 ? writes : NO_WRITES);
+}
+
+/** Appends the items of `more` after those of `batch` (the batch one read of both would have made). */
+export function appendBatch(batch: LoadBatch, more: LoadBatch): void {
+  for (const v of more.vertices) batch.vertices.push(v);
+  for (const r of more.edgeRuns) {
+    const last = batch.edgeRuns.length > 0 ? batch.edgeRuns[batch.edgeRuns.length - 1]! : undefined;
+    if (last === undefined || !sameRun(last, r.type, r.fromType, r.toType, r.vertexMustExist)) {
+      // Kept as arrays: the loader may extend the run with pushEdge.
+      batch.edgeRuns.push({ ...r, from: idArray(r.from), to: idArray(r.to) });
+      continue;
+    }
+    // The run goes on (pushEdge would have extended it).
+    const from = (last.from = idArray(last.from));
+    const to = (last.to = idArray(last.to));
+    if (r.attributes !== undefined && last.attributes === undefined) last.attributes = new Array<AttributeWrite[]>(last.from.length).fill(NO_WRITES);
+    for (let i = 0; i < r.from.length; i++) {
+      from.push(r.from[i]!);
+      to.push(r.to[i]!);
+      last.attributes?.push(r.attributes?.[i] ?? NO_WRITES);
+    }
+  }
+  for (const d of more.vertexDeletes) batch.vertexDeletes.push(d);
+  for (const d of more.edgeDeletes) batch.edgeDeletes.push(d);
+}
+
+const idArray = (column: IdColumn): VertexId[] => (Array.isArray(column) ? column : Array.from(column));
+
+function sameRun(run: EdgeRun, type: string, fromType: string, toType: string, vertexMustExist: boolean): boolean {
+  return run.type === type && run.fromType === fromType && run.toType === toType && run.vertexMustExist === vertexMustExist;
 }
 
 export function edgeCount(b: LoadBatch): number {
@@ -143,6 +182,8 @@ export function edgeRunsOf(edges: readonly EdgeWrite[]): EdgeRun[] {
 export interface LoadSink {
   /** The schema the job is checked against. */
   schema(): DatabaseSchema;
+  /** Whether applied batches are written to a log (a reader thread then encodes them for it). */
+  readonly logged?: boolean;
   /** Applies one batch atomically; throws (changing nothing) if it cannot. */
   apply(batch: LoadBatch): void | Promise<void>;
 }

@@ -51,7 +51,21 @@ const V_STRING = 5;
 const V_ARRAY = 6;
 const V_OBJECT = 7;
 
+/** Payloads encoded where a batch was read (the loader's reader thread), by batch. */
+const encodedBatches = new WeakMap<LoadBatch, { graph: string; payload: Uint8Array }>();
+
+/**
+ * Notes that `payload` is encodeLoadBatchCommand's result for this batch of `graph` (made by
+ * the thread that read it, so the thread that applies it does not encode it again). The batch
+ * must not change afterwards.
+ */
+export function noteEncodedLoadBatch(graph: string, batch: LoadBatch, payload: Uint8Array): void {
+  encodedBatches.set(batch, { graph, payload });
+}
+
 export function encodeLoadBatchCommand(command: LoadBatchCommandShape): Buffer {
+  const known = encodedBatches.get(command.batch);
+  if (known !== undefined && known.graph === command.graph) return Buffer.from(known.payload.buffer, known.payload.byteOffset, known.payload.byteLength);
   const w = new ByteWriter(1024 + edgeCount(command.batch) * 8 + command.batch.vertices.length * 8);
   w.u8(LOAD_BATCH_FORMAT);
   w.u8(VERSION);

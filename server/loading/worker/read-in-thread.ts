@@ -1,0 +1,108 @@
+// The load side of reading a file in a reader thread (reader-thread.ts): starts the thread,
+// applies the batches it sends in order (one at a time, counting each in the control words
+// so the thread never runs more than MAX_BATCHES_AHEAD ahead), passes on progress, and
+// forwards a time limit or a user's stop. What reaches the store, and in which order, is
+// what an in-thread read writes; the difference is that parsing the next chunks overlaps
+// applying and logging the previous ones.
+import { Worker } from "node:worker_threads";
+import { LoadError, type LoadErrorKind } from "../errors.js";
+import type { Interruption, ReadProgress, SourceReadResult } from "../read-source.js";
+import type { LoadBatch } from "../sink.js";
+import { noteEncodedLoadBatch } from "../../persist/load-batch-codec.js";
+import { CONTROL_APPLIED, CONTROL_INTERRUPT, CONTROL_WORDS, type ReaderMessage, type ReaderStart } from "./protocol.js";
+
+/** What the reader thread is started with, less the control words this side makes. */
+export type ThreadReadRequest = Omit<ReaderStart, "control">;
+
+export interface ThreadReadHooks {
+  /** Writes a batch the thread sent (after whatever the load holds unwritten). */
+  write(batch: LoadBatch): Promise<void>;
+  /** Keeps the objects read after the last full batch, for the load's next write. */
+  keep(rest: LoadBatch): void;
+  interruption(): Interruption | undefined;
+  progress(progress: ReadProgress): void;
+}
+
+const INTERRUPT_CODES: Record<Interruption, number> = { timeout: 1, aborted: 2 };
+
+export async function readInThread(request: ThreadReadRequest, hooks: ThreadReadHooks): Promise<SourceReadResult> {
+  const control = new Int32Array(new SharedArrayBuffer(CONTROL_WORDS * 4));
+  const start: ReaderStart = { ...request, control: control.buffer as SharedArrayBuffer };
+  const worker = new Worker(new URL("./reader-thread.js", import.meta.url), { workerData: start });
+  const inbox = new Inbox(worker);
+  const forward = () => {
+    const interruption = hooks.interruption();
+    if (interruption !== undefined && Atomics.load(control, CONTROL_INTERRUPT) === 0) Atomics.store(control, CONTROL_INTERRUPT, INTERRUPT_CODES[interruption]);
+  };
+  try {
+    for (;;) {
+      forward();
+      const message = await inbox.next(forward);
+      switch (message.kind) {
+        case "progress":
+          hooks.progress(message.progress);
+          break;
+        case "batch":
+          if (message.logPayload !== undefined && request.logGraph !== undefined) noteEncodedLoadBatch(request.logGraph, message.batch, message.logPayload);
+          await hooks.write(message.batch);
+          Atomics.add(control, CONTROL_APPLIED, 1);
+          Atomics.notify(control, CONTROL_APPLIED);
+          // Let other requests run between batches of a long load.
+          await new Promise((resolve) => setImmediate(resolve));
+          break;
+        case "done":
+          hooks.keep(message.rest);
+          return message.read;
+        case "error": {
+          const e = message.error;
+          if (e.name === "LoadError") throw new LoadError(e.message, e.line, e.loadKind as LoadErrorKind | undefined);
+          throw Object.assign(new Error(e.message), { name: e.name });
+        }
+      }
+    }
+  } finally {
+    inbox.close();
+    await worker.terminate();
+  }
+}
+
+/** The thread's messages in order, with its failure (or an exit before "done") as an error. */
+class Inbox {
+  private readonly queue: ReaderMessage[] = [];
+  private failure: Error | undefined;
+  private wake: (() => void) | undefined;
+  private readonly ticker: NodeJS.Timeout;
+  private onTick: (() => void) | undefined;
+
+  constructor(worker: Worker) {
+    worker.on("message", (m: ReaderMessage) => this.push(m));
+    worker.on("error", (err) => this.fail(err));
+    worker.on("exit", (code) => this.fail(new Error(`The reader thread of the load stopped early (exit code ${code}).`)));
+    // While waiting, a time limit or a stop reaches the thread within a tick.
+    this.ticker = setInterval(() => this.onTick?.(), 50);
+    this.ticker.unref();
+  }
+
+  async next(onTick: () => void): Promise<ReaderMessage> {
+    this.onTick = onTick;
+    while (this.queue.length === 0) {
+      if (this.failure) throw this.failure;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+    return this.queue.shift()!;
+  }
+
+  close(): void {
+    clearInterval(this.ticker);
+  }
+
+  private push(m: ReaderMessage): void {
+    this.queue.push(m);
+    this.wake?.();
+  }
+
+  private fail(err: Error): void {
+    this.failure ??= err;
+    this.wake?.();
+  }
+}

@@ -1,0 +1,86 @@
+// The reader thread of a large file load: reads and parses the file through the compiled job
+// (the same readSource the request thread uses) while the load applies and logs the batches
+// it sent before, so parsing and writing run on two cores. Batches go out in file order, at
+// the same chunk ends as an in-thread read would write them.
+import { parentPort, workerData } from "node:worker_threads";
+import { graphView } from "../../../runtime-wasm/schema/lookup.js";
+import { compileJob } from "../compile/job.js";
+import { LoadError } from "../errors.js";
+import { readSource, type Interruption } from "../read-source.js";
+import { batchSize, emptyBatch, type IdColumn, type LoadBatch } from "../sink.js";
+import { encodeLoadBatchCommand } from "../../persist/load-batch-codec.js";
+import { CONTROL_APPLIED, CONTROL_INTERRUPT, MAX_BATCHES_AHEAD, type ReaderMessage, type ReaderStart } from "./protocol.js";
+
+const start = workerData as ReaderStart;
+const port = parentPort!;
+const control = new Int32Array(start.control);
+const post = (message: ReaderMessage) => port.postMessage(message);
+
+async function main(): Promise<void> {
+  const view = graphView(start.schema, start.plan.graph);
+  if (!view) throw new LoadError(`Graph ${start.plan.graph} does not exist.`);
+  const js = compileJob(start.plan, view).sources.find((s) => s.variable === start.variable);
+  if (!js) throw new LoadError(`The loading job ${start.plan.name} has no LOAD statement reading the file variable ${start.variable}.`);
+  let batch = emptyBatch();
+  let sent = 0;
+  let held = start.heldObjects;
+  const read = await readSource(js, { kind: "path", path: start.path }, start.sourceName, start.options, {
+    batch: () => batch,
+    interruption: () => INTERRUPTIONS[Atomics.load(control, CONTROL_INTERRUPT)],
+    chunkDone: async (progress) => {
+      post({ kind: "progress", progress });
+      if (held + batchSize(batch) < start.flushObjects) return;
+      held = 0;
+      waitForRoom(sent);
+      post(batchMessage(batch));
+      sent++;
+      batch = emptyBatch();
+    },
+  });
+  post({ kind: "done", read, rest: batch });
+}
+
+/**
+ * A batch as it crosses to the applying thread: its log record encoded here (that work leaves
+ * the applying thread), and id columns of numbers as Float64Array (a typed array is copied in
+ * one piece; an array of numbers is copied value by value on both sides).
+ */
+function batchMessage(batch: LoadBatch): ReaderMessage {
+  const logPayload = start.logGraph === undefined ? undefined : new Uint8Array(encodeLoadBatchCommand({ kind: "load-batch", graph: start.logGraph, batch }));
+  for (const run of batch.edgeRuns) {
+    run.from = numberColumn(run.from);
+    run.to = numberColumn(run.to);
+  }
+  return { kind: "batch", batch, logPayload };
+}
+
+function numberColumn(column: IdColumn): IdColumn {
+  if (!Array.isArray(column)) return column;
+  const packed = new Float64Array(column.length);
+  for (let i = 0; i < column.length; i++) {
+    const id = column[i];
+    if (typeof id !== "number") return column;
+    packed[i] = id;
+  }
+  return packed;
+}
+
+const INTERRUPTIONS: (Interruption | undefined)[] = [undefined, "timeout", "aborted"];
+
+/** Blocks while MAX_BATCHES_AHEAD sent batches are not applied yet (memory stays bounded). */
+function waitForRoom(sent: number): void {
+  for (;;) {
+    const applied = Atomics.load(control, CONTROL_APPLIED);
+    if (sent - applied < MAX_BATCHES_AHEAD) return;
+    Atomics.wait(control, CONTROL_APPLIED, applied, 1000);
+  }
+}
+
+function describe(err: unknown): Extract<ReaderMessage, { kind: "error" }>["error"] {
+  if (err instanceof LoadError) return { name: err.name, message: err.message, line: err.line, loadKind: err.kind };
+  if (err instanceof Error) return { name: err.name, message: err.message };
+  return { name: "Error", message: String(err) };
+}
+
+main().catch((err: unknown) => post({ kind: "error", error: describe(err) }));
+
