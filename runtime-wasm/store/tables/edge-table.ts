@@ -160,7 +160,9 @@ export class EdgeTable {
   dispose(): void {
     for (const adj of this.adjacencies()) adj.dispose();
     this.attributes.release(this.ctx.space);
-    for (const r of [this.header, this.reverseHeader, this.outTable, this.inTable]) this.ctx.space.release(r);
+    // An undirected type's in-table is its out-table: release it once (twice corrupts the free lists).
+    const inTable = this.inTable === this.outTable ? null : this.inTable;
+    for (const r of [this.header, this.reverseHeader, this.outTable, inTable]) this.ctx.space.release(r);
     this.out.clear();
     this.in.clear();
   }

@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import type { DatabaseSchema } from "../../../runtime-wasm/schema/types.js";
 import { createStore, StoreError, type GraphStore } from "../../../runtime-wasm/store/index.js";
+import { Arena } from "../../../runtime-wasm/store/memory/arena.js";
 import { dumpSnapshot, dumpStore } from "./dump.js";
 import { attr, DOUBLE, edge, INT, schemaOf, socialSchema, STRING, vertex } from "./fixtures.js";
 
@@ -106,6 +107,42 @@ describe("store: schema changes", () => {
     expect(store.layout().vertexTypes.map((t) => [t.key, t.ordinal])).to.deep.equal(ordinals);
     const knows = store.layout().edgeTypes.find((e) => e.key === "Knows")!;
     expect(knows.ordinal).to.be.greaterThan(4);
+  });
+
+  it("dropping an undirected edge type frees each of its memory ranges once (its in-table is its out-table)", () => {
+    // Every range freed is remembered until memory is handed out again; a range freed twice
+    // in between would corrupt the free lists (a later allocation then fails or overlaps).
+    const freed: { addr: number; end: number }[] = [];
+    const overlaps = (addr: number, end: number) => freed.some((f) => addr < f.end && f.addr < end);
+    const doubleFrees: number[] = [];
+    const original = { free: Arena.prototype.free, alloc: Arena.prototype.alloc, allocFlexible: Arena.prototype.allocFlexible };
+    const forget = (addr: number, end: number) => {
+      for (let i = freed.length - 1; i >= 0; i--) if (addr < freed[i]!.end && freed[i]!.addr < end) freed.splice(i, 1);
+    };
+    Arena.prototype.free = function (this: Arena, addr: number, bytes: number) {
+      const end = addr + Math.max(8, Math.ceil(bytes / 8) * 8);
+      if (overlaps(addr, end)) doubleFrees.push(addr);
+      freed.push({ addr, end });
+      return original.free.call(this, addr, bytes);
+    };
+    Arena.prototype.alloc = function (this: Arena, bytes: number) {
+      const addr = original.alloc.call(this, bytes);
+      forget(addr, addr + bytes);
+      return addr;
+    };
+    Arena.prototype.allocFlexible = function (this: Arena, min: number, preferred: number, max: number) {
+      const r = original.allocFlexible.call(this, min, preferred, max);
+      forget(r.addr, r.addr + r.bytes);
+      return r;
+    };
+    try {
+      const store = seeded();
+      store.applySchema(changed((s) => (s.edgeTypes = s.edgeTypes.filter((e) => e.key !== "Knows"))));
+      store.upsert({ edges: [{ type: "Follows", from: P("bob"), to: P("cy") }] });
+    } finally {
+      Object.assign(Arena.prototype, original);
+    }
+    expect(doubleFrees).to.deep.equal([]);
   });
 
   it("dropping a vertex type drops its vertices and every edge touching them", () => {
