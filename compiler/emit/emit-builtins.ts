@@ -2,6 +2,7 @@
 // conversions, aggregates, vertex functions, and the accessor and mutator methods of the
 // accumulators. Pure arithmetic runs in WebAssembly; transcendental math, text and calendar
 // work are host calls (see the ABI).
+import { toVertex, toVertexSet } from "./emit-vertex-lookup.js";
 import { emitJsonMethod, emitParseJson } from "./emit-json.js";
 import { DatetimeOp, FormatKind, MathOp, RuntimeError } from "../../runtime-wasm/query/abi.js";
 import type { IrExpr } from "../ir/ir.js";
@@ -196,6 +197,10 @@ export function emitCall(qe: QueryEmitter, x: CallExpr): Expr {
       return m.eqz("i32", sizeOf(qe, x.args[0]));
     case "coalesce":
       return coalesce(qe, x);
+    case "to_vertex":
+      return toVertex(qe, x.args[0], x.args[1]);
+    case "to_vertex_set":
+      return toVertexSet(qe, x.args[0], x.args[1]);
     default:
       throw new UnsupportedError(`the function ${x.fn}()`);
   }

@@ -175,6 +175,8 @@ export const HOST_FUNCTIONS = {
   selectEnd: { params: ["i32", "i32"], result: "none" },
   /** LOG: a message (address, length) for the server log. */
   log: { params: ["i32", "i32"], result: "none" },
+  /** to_vertex_set skipped this many unknown ids of the vertex type named (address, length). */
+  invalidVertexIds: { params: ["i32", "i32", "i32"], result: "none" },
   /** Current time, epoch seconds (now()). */
   nowSeconds: { params: [], result: "i64" },
   /** rand(): a double in [0, 1). */
