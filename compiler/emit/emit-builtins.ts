@@ -3,7 +3,7 @@
 // accumulators. Pure arithmetic runs in WebAssembly; transcendental math, text and calendar
 // work are host calls (see the ABI).
 import { emitGetAttr } from "./emit-get-attr.js";
-import { toVertex, toVertexSet } from "./emit-vertex-lookup.js";
+import { selectVertex, toVertex, toVertexSet } from "./emit-vertex-lookup.js";
 import { emitJsonMethod, emitParseJson } from "./emit-json.js";
 import { DatetimeOp, FormatKind, MathOp, RuntimeError } from "../../runtime-wasm/query/abi.js";
 import type { IrExpr } from "../ir/ir.js";
@@ -202,6 +202,8 @@ export function emitCall(qe: QueryEmitter, x: CallExpr): Expr {
       return toVertex(qe, x.args[0], x.args[1]);
     case "to_vertex_set":
       return toVertexSet(qe, x.args[0], x.args[1]);
+    case "selectvertex":
+      return selectVertex(qe, x.args);
     default:
       throw new UnsupportedError(`the function ${x.fn}()`);
   }

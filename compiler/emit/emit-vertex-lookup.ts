@@ -12,7 +12,7 @@ import type { EmitContext } from "./context.js";
 import { emitExpr } from "./emit-expr.js";
 import { forEachElement } from "./emit-collections.js";
 import { vertexTypeHeader } from "./emit-graph.js";
-import { formatToString, numOp, strAddress, strConst, strEq, strFromRecord, strLength } from "./emit-strings.js";
+import { formatToString, numOp, strAddress, strConst, strEq, strFromRecord, strLength, takeHostText } from "./emit-strings.js";
 import { vsetAdd, vsetNew } from "./emit-vset.js";
 import type { Expr, FunctionScope } from "./module.js";
 import { UnsupportedError, type QueryEmitter } from "./query-emitter.js";
@@ -59,6 +59,60 @@ export function toVertexSet(qe: QueryEmitter, ids: IrExpr, typeArg: IrExpr): Exp
   );
 }
 
+/**
+ * `SelectVertex(path, $col, T, sep, header)`: the vertices whose ids are in a column of a
+ * delimited file; T is a vertex type or `$n` / `$"name"`, a column naming each row's type.
+ * The host reads the file (file-rows.ts); the module looks every id up like to_vertex_set,
+ * skipping (and counting in the same warning) ids and type names that name no vertex.
+ */
+export function selectVertex(qe: QueryEmitter, args: IrExpr[]): Expr {
+  const [path, column, typeArg, separator, header] = args as [IrExpr, IrExpr, IrExpr, IrExpr, IrExpr];
+  if (!(path.type.t === "scalar" && path.type.name === "STRING")) throw new UnsupportedError("SelectVertex() of a FILE object (give the path as a STRING)");
+  if (column.e !== "const" || typeof column.value !== "string" || typeArg.e !== "const" || typeof typeArg.value !== "string") throw new Error("SelectVertex columns are bound as constants");
+  const cx = qe.cx;
+  const m = qe.m;
+  const typeColumn = typeArg.value.startsWith("$") ? typeArg.value : "";
+  const types = typeColumn === "" ? [typeArg.value] : [...qe.view.vertexByName.values()].filter((t) => t.compositeKey === undefined).map((t) => t.name);
+  const lookups = types.map((typeName) => ({ typeName, ...lookupFunction(qe, { e: "const", value: typeName, type: { t: "scalar", name: "STRING" } }) }));
+  const set = qe.f.local("i32", "sv");
+  const rows = qe.f.local("i32", "rows");
+  const row = qe.f.local("i32", "row");
+  const id = qe.f.local("i64", "id");
+  const typeName = qe.f.local("i64", "type");
+  const v = qe.f.local("i32", "v");
+  const invalid = qe.f.local("i32", "invalid");
+  const text = (x: IrExpr) => emitExpr(qe, x);
+  const pair = (x: () => Expr): Expr[] => [strAddress(cx, x()), strLength(cx, x())];
+  const pathValue = qe.f.local("i64", "path");
+  const sepValue = qe.f.local("i64", "sep");
+  const constant = (value: string) => () => strConst(cx, value);
+  const find = (l: (typeof lookups)[number]) => m.call(l.name, [keyOf(cx, id.get(), { t: "scalar", name: "STRING" }, l.numeric)], "i32");
+  // with a type column: the first type whose name the row's cell equals, else -1
+  let resolve: Expr = m.i32(-1);
+  for (let i = lookups.length - 1; i >= 0; i--) resolve = typeColumn === "" ? find(lookups[i]) : m.if(strEq(cx, typeName.get(), strConst(cx, lookups[i].typeName)), find(lookups[i]), resolve);
+  // with a type column the warning names no type
+  const warnType = typeColumn === "" ? typeArg.value : "";
+  return m.block(
+    null,
+    [
+      pathValue.set(text(path)),
+      sepValue.set(text(separator)),
+      rows.set(cx.host("fileRows", [...pair(() => pathValue.get()), ...pair(constant(column.value)), ...(typeColumn === "" ? [m.i32(0), m.i32(0)] : pair(constant(typeColumn))), ...pair(() => sepValue.get()), text(header)])),
+      set.set(vsetNew(cx)),
+      invalid.set(m.i32(0)),
+      qe.f.forRange(row, m.i32(0), rows.get(), () => [
+        id.set(takeHostText(cx, cx.host("fileCell", [row.get(), m.i32(0)]))),
+        ...(typeColumn === "" ? [] : [typeName.set(takeHostText(cx, cx.host("fileCell", [row.get(), m.i32(1)])))]),
+        v.set(resolve),
+        m.if(m.ge("i32", v.get(), m.i32(0)), m.drop(vsetAdd(cx, set.get(), v.get())), invalid.set(m.add("i32", invalid.get(), m.i32(1)))),
+      ]),
+      m.if(invalid.get(), cx.host("invalidVertexIds", [invalid.get(), ...(warnType === "" ? [m.i32(0), m.i32(0)] : pair(constant(warnType)))])),
+      set.get(),
+    ],
+    "i32",
+  );
+}
+
 function elementType(t: IrType): IrType {
   if (t.t === "accum" && (t.accum.a === "list" || t.accum.a === "set" || t.accum.a === "bag")) return t.accum.elem;
   throw new UnsupportedError("to_vertex_set of anything but a set, bag or list of ids");
@@ -97,12 +151,13 @@ function lookupFunction(qe: QueryEmitter, typeArg: IrExpr): { name: string; nume
       : m.and("i32", m.eq("i32", m.load("i32", at.get(), 4), hash.get()), m.ne("i32", entry.get(), m.i32(DELETED_ENTRY | 0)));
     const found = numeric ? m.ne("i32", entry.get(), m.i32(DELETED_ENTRY | 0)) : strEq(cx, strFromRecord(cx, m.load("i32", at.get(), 8)), key.get());
     const probe = f.label("probe");
-    const none = m.return(m.i32(-1));
+    // a fresh node per use: Binaryen's passes rewrite nodes in place
+    const none = () => m.return(m.i32(-1));
     return [
       h.set(vertexTypeHeader(cx, type.key)),
-      m.if(m.eqz("i32", h.get()), none),
+      m.if(m.eqz("i32", h.get()), none()),
       mask.set(m.sub("i32", m.load("i32", h.get(), VT.ID_HASH_CAPACITY), m.i32(1))),
-      m.if(m.lt("i32", mask.get(), m.i32(0)), none),
+      m.if(m.lt("i32", mask.get(), m.i32(0)), none()),
       base.set(m.load("i32", h.get(), VT.ID_HASH)),
       hash.set(numeric ? hashHalves(cx, f, m.convert("i64", "i32", key.get()), m.convert("i64", "i32", m.shr("i64", key.get(), m.i64(32), true))) : hashBytes(cx, f, key.get())),
       slot.set(m.and("i32", hash.get(), mask.get())),
@@ -111,7 +166,7 @@ function lookupFunction(qe: QueryEmitter, typeArg: IrExpr): { name: string; nume
         m.block(null, [
           at.set(m.add("i32", base.get(), m.mul("i32", slot.get(), m.i32(ID_HASH_ENTRY_WORDS * 4)))),
           entry.set(m.load("i32", at.get())),
-          m.if(m.eq("i32", entry.get(), m.i32(EMPTY_ENTRY | 0)), none),
+          m.if(m.eq("i32", entry.get(), m.i32(EMPTY_ENTRY | 0)), none()),
           m.if(matches, m.if(found, m.return(vidOf(cx, h.get(), entry.get(), entry.get())))),
           slot.set(m.and("i32", m.add("i32", slot.get(), m.i32(1)), mask.get())),
           m.br(probe),

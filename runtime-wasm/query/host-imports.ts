@@ -4,6 +4,7 @@ import { JSON_ON_ARRAY, JsonOp, MathOp, RuntimeError, type HostFunctionName } fr
 import { jsonGet, parseJsonOf, type JsonGetter } from "./host-json.js";
 import { datetimeOp, formatValue, HostOpError, numberOp, stringOp } from "./host-strings.js";
 import { invalidVertexIdsWarning, type SelectTiming } from "./run-types.js";
+import { readFileRows } from "./file-rows.js";
 
 /** Thrown through the module to end a run with a built-in runtime error. */
 export class RunFailure extends Error {
@@ -28,6 +29,8 @@ export class RunException extends Error {
 export class RunState {
   readonly logs: string[] = [];
   readonly warnings: string[] = [];
+  /** Rows of the file SelectVertex read last. */
+  fileRows: [string, string][] = [];
   /** The last strOp/format result, waiting for strTake. */
   pendingText: Buffer = Buffer.alloc(0);
   readonly timings: SelectTiming[] = [];
@@ -93,6 +96,11 @@ export function hostImports(state: RunState): Record<HostFunctionName, HostFunct
     log: (address: number, length: number) => {
       state.logs.push(state.text(address >>> 0, length >>> 0));
     },
+    fileRows: (p: number, pl: number, c: number, cl: number, t: number, tl: number, s: number, sl: number, header: number) => {
+      state.fileRows = readFileRows(state.text(p >>> 0, pl >>> 0), state.text(c >>> 0, cl >>> 0), state.text(t >>> 0, tl >>> 0), state.text(s >>> 0, sl >>> 0), header !== 0);
+      return state.fileRows.length;
+    },
+    fileCell: (row: number, part: number) => state.stash(state.fileRows[row >>> 0]![part === 0 ? 0 : 1]),
     invalidVertexIds: (count: number, address: number, length: number) => {
       state.warnings.push(invalidVertexIdsWarning(count >>> 0, state.text(address >>> 0, length >>> 0)));
     },

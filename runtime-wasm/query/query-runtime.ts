@@ -188,7 +188,7 @@ function toParamValue(snapshot: Snapshot, graph: string, p: ManifestParam, arg: 
       if (vid === undefined) invalid++;
       else out.push(vid);
     }
-    if (invalid > 0) warnings.push(invalidVertexIdsWarning(invalid, p.type.vertexType ?? "vertex"));
+    if (invalid > 0) warnings.push(invalidVertexIdsWarning(invalid, p.type.vertexType));
     return out;
   }
   const vid = lookup(arg);

@@ -51,6 +51,6 @@ export type FromWorker =
   | { kind: "ready" };
 
 /** The response message's warning when vertex ids given as text name no vertex of the type. */
-export function invalidVertexIdsWarning(count: number, vertexType: string): string {
-  return `Runtime Warning: ${count} ids are invalid ${vertexType} vertex ids.`;
+export function invalidVertexIdsWarning(count: number, vertexType: string | undefined): string {
+  return `Runtime Warning: ${count} ids are invalid ${vertexType ? `${vertexType} ` : ""}vertex ids.`;
 }

@@ -15,7 +15,6 @@ const CORPUS = join(SOURCE_DIR, "..", "corpus");
 const NOT_YET: Record<string, string> = {
   accumulators: "not supported by this version of the compiler: the method array.reallocate",
   expressions: "not supported by this version of the compiler: the vertex function edgeattribute()",
-  select_v1: "not supported by this version of the compiler: the function selectvertex()",
 };
 
 describe("back end: the corpus compiles", function () {

@@ -2,7 +2,11 @@
 // thousands of vertices (long probe runs, collisions, the hash grown several times) and
 // some of them deleted (deleted entries stay in the hash and must be skipped), every id a
 // query looks up must resolve to the vertex the store's own lookup gives, and no other.
+// SelectVertex reads the ids (and optionally the types) from a delimited file.
 import { expect } from "chai";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { mulberry32 } from "../../../tools/bench/rmat.js";
 import { closeSharedRuntime, createDatabase, runGsql } from "./gsql-harness.js";
 
@@ -66,5 +70,46 @@ describe("to_vertex / to_vertex_set: primary-id lookup inside the module", funct
     const missing = await runGsql(db, `CREATE QUERY single(INT n) FOR GRAPH G { VERTEX v = to_vertex(n, "N"); PRINT v; }`, [6n]);
     expect(missing.ok).to.equal(false);
     if (!missing.ok) expect([missing.kind, missing.message]).to.deep.equal(["error", "Runtime Error: the vertex does not exist."]);
+  });
+
+  describe("SelectVertex", () => {
+    const dir = mkdtempSync(join(tmpdir(), "wasmgraph-selectvertex-"));
+    after(() => rmSync(dir, { recursive: true, force: true }));
+    const db = createDatabase(DDL, { vertices: [{ type: "S", id: "a" }, { type: "S", id: "b" }, { type: "N", id: 5 }, { type: "N", id: -7 }] });
+    const vid = (type: string, id: string | number) => db.store.read((s) => s.lookup(type, id))!;
+    const run = (call: string) =>
+      runGsql(db, `CREATE QUERY sv(STRING path) FOR GRAPH G SYNTAX V1 {
+        SetAccum<INT> @@vids;
+        R = {${call}};
+        R = SELECT v FROM R:v ACCUM @@vids += getvid(v);
+        PRINT R.size() AS n, @@vids;
+      }`, [join(dir, "ids.csv")]);
+    const vids = (r: Awaited<ReturnType<typeof run>>) => {
+      if (!r.ok) throw new Error(r.message);
+      const out = (r.json as { n: number; "@@vids": number[] }[])[0];
+      return { n: out.n, vids: [...out["@@vids"]].sort((x, y) => x - y), warnings: r.warnings };
+    };
+    const sorted = (xs: number[]) => [...xs].sort((x, y) => x - y);
+
+    it("reads a column of ids of one type, skipping and counting unknown ones", async () => {
+      writeFileSync(join(dir, "ids.csv"), "x,a\r\ny,zz\n\nz,b\nw,a\n");
+      expect(vids(await run(`SelectVertex(path, $1, S, ",", false)`))).to.deep.equal({ n: 2, vids: sorted([vid("S", "a"), vid("S", "b")]), warnings: ["Runtime Warning: 1 ids are invalid S vertex ids."] });
+    });
+
+    it("names the column from the header and takes each row's type from another column", async () => {
+      writeFileSync(join(dir, "ids.csv"), "kind|key\nN|5\nS|b\nN|-7\nQ|5\nN|6\n");
+      expect(vids(await run(`SelectVertex(path, $"key", $0, "|", true)`))).to.deep.equal({ n: 3, vids: sorted([vid("N", 5), vid("S", "b"), vid("N", -7)]), warnings: ["Runtime Warning: 2 ids are invalid vertex ids."] });
+    });
+
+    it("fails on a missing file or column", async () => {
+      writeFileSync(join(dir, "ids.csv"), "a\nb\n");
+      const noColumn = await run(`SelectVertex(path, $1, S, ",", false)`);
+      expect(noColumn.ok || [noColumn.kind, noColumn.message]).to.deep.equal(["error", "Runtime Error: a row of the file given to SelectVertex has no such column."]);
+      const noName = await run(`SelectVertex(path, $"id", S, ",", false)`);
+      expect(noName.ok || noName.message).to.equal("Runtime Error: a row of the file given to SelectVertex has no such column.");
+      rmSync(join(dir, "ids.csv"));
+      const noFile = await run(`SelectVertex(path, $0, S, ",", false)`);
+      expect(noFile.ok || noFile.message).to.equal("Runtime Error: the file given to SelectVertex cannot be read.");
+    });
   });
 });
