@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { RuntimeError } from "./abi.js";
-import { RunFailure } from "./host-imports.js";
+import { HostOpError } from "./host-strings.js";
 
 /** Rows of [id, type] cells ("" for the type when the module gave it as a constant). */
 export function readFileRows(path: string, idColumn: string, typeColumn: string, separator: string, header: boolean): [string, string][] {
@@ -14,7 +14,7 @@ export function readFileRows(path: string, idColumn: string, typeColumn: string,
   try {
     text = readFileSync(resolve(path), "utf8");
   } catch {
-    throw new RunFailure(RuntimeError.FileRead);
+    throw new HostOpError(RuntimeError.FileRead);
   }
   const sep = separator === "" ? "," : separator;
   const lines = text.split(/\r?\n/).filter((l) => l !== "");
@@ -24,14 +24,14 @@ export function readFileRows(path: string, idColumn: string, typeColumn: string,
     if (numbered) return Number(numbered[1]);
     const named = /^\$"(.*)"$/.exec(column);
     const at = named && names ? names.indexOf(named[1]) : -1;
-    if (at < 0) throw new RunFailure(RuntimeError.FileColumn);
+    if (at < 0) throw new HostOpError(RuntimeError.FileColumn);
     return at;
   };
   const idAt = index(idColumn);
   const typeAt = typeColumn === "" ? -1 : index(typeColumn);
   return lines.map((line) => {
     const cells = line.split(sep);
-    if (idAt >= cells.length || typeAt >= cells.length) throw new RunFailure(RuntimeError.FileColumn);
+    if (idAt >= cells.length || typeAt >= cells.length) throw new HostOpError(RuntimeError.FileColumn);
     return [cells[idAt], typeAt < 0 ? "" : cells[typeAt]];
   });
 }

@@ -97,7 +97,7 @@ export function hostImports(state: RunState): Record<HostFunctionName, HostFunct
       state.logs.push(state.text(address >>> 0, length >>> 0));
     },
     fileRows: (p: number, pl: number, c: number, cl: number, t: number, tl: number, s: number, sl: number, header: number) => {
-      state.fileRows = readFileRows(state.text(p >>> 0, pl >>> 0), state.text(c >>> 0, cl >>> 0), state.text(t >>> 0, tl >>> 0), state.text(s >>> 0, sl >>> 0), header !== 0);
+      state.fileRows = guard(() => readFileRows(state.text(p >>> 0, pl >>> 0), state.text(c >>> 0, cl >>> 0), state.text(t >>> 0, tl >>> 0), state.text(s >>> 0, sl >>> 0), header !== 0));
       return state.fileRows.length;
     },
     fileCell: (row: number, part: number) => state.stash(state.fileRows[row >>> 0]![part === 0 ? 0 : 1]),
