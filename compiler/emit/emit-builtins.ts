@@ -2,6 +2,8 @@
 // conversions, aggregates, vertex functions, and the accessor and mutator methods of the
 // accumulators. Pure arithmetic runs in WebAssembly; transcendental math, text and calendar
 // work are host calls (see the ABI).
+import { emitGetAttr } from "./emit-get-attr.js";
+import { selectVertex, toVertex, toVertexSet } from "./emit-vertex-lookup.js";
 import { emitJsonMethod, emitParseJson } from "./emit-json.js";
 import { DatetimeOp, FormatKind, MathOp, RuntimeError } from "../../runtime-wasm/query/abi.js";
 import type { IrExpr } from "../ir/ir.js";
@@ -196,6 +198,12 @@ export function emitCall(qe: QueryEmitter, x: CallExpr): Expr {
       return m.eqz("i32", sizeOf(qe, x.args[0]));
     case "coalesce":
       return coalesce(qe, x);
+    case "to_vertex":
+      return toVertex(qe, x.args[0], x.args[1]);
+    case "to_vertex_set":
+      return toVertexSet(qe, x.args[0], x.args[1]);
+    case "selectvertex":
+      return selectVertex(qe, x.args);
     default:
       throw new UnsupportedError(`the function ${x.fn}()`);
   }
@@ -273,6 +281,7 @@ export function emitMethod(qe: QueryEmitter, x: MethodExpr): Expr {
 
   if (receiver === "vertexSet" && lname === "size") return m.convert("i32", "i64", vsetCount(cx, target()), true);
   if (receiver === "file" && lname === "println") return emitPrintln(qe, x.target, x.args);
+  if ((receiver === "vertex" || receiver === "edge") && lname === "getattr") return emitGetAttr(qe, x, receiver);
   if (receiver === "vertex") return vertexMethod(qe, x, lname);
   if (receiver === "edge" && lname === "isdirected") {
     const edge = x.target.e === "var" ? qe.clause.edges.get(x.target.id) : undefined;

@@ -127,6 +127,7 @@ export function selectExprs(sel: IrSelect): IrExpr[] {
     ...sel.orderBy.map((o) => o.expr),
     ...(sel.limit ? [sel.limit] : []),
     ...(sel.offset ? [sel.offset] : []),
+    ...(sel.sample ? [sel.sample.count, ...(sel.sample.when ? [sel.sample.when] : [])] : []),
     ...sel.hops.flatMap((h) => [...(h.dynamicEdges ? [h.dynamicEdges.expr] : []), ...(h.dynamicTargets ? [h.dynamicTargets] : [])]),
   ];
 }

@@ -175,6 +175,15 @@ export const HOST_FUNCTIONS = {
   selectEnd: { params: ["i32", "i32"], result: "none" },
   /** LOG: a message (address, length) for the server log. */
   log: { params: ["i32", "i32"], result: "none" },
+  /** to_vertex_set skipped this many unknown ids of the vertex type named (address, length). */
+  invalidVertexIds: { params: ["i32", "i32", "i32"], result: "none" },
+  /**
+   * SelectVertex: reads a delimited file (path, id column, type column or "", separator as
+   * address/length pairs; header flag) and keeps its rows; returns the row count.
+   */
+  fileRows: { params: ["i32", "i32", "i32", "i32", "i32", "i32", "i32", "i32", "i32"], result: "i32" },
+  /** Holds cell `part` (0 the id, 1 the type) of kept row `row` for strTake; returns its byte length. */
+  fileCell: { params: ["i32", "i32"], result: "i32" },
   /** Current time, epoch seconds (now()). */
   nowSeconds: { params: [], result: "i64" },
   /** rand(): a double in [0, 1). */
@@ -337,6 +346,10 @@ export const enum RuntimeError {
   BadJson = 11,
   /** A JSON getter on a missing key or index, or on a member of another type. */
   JsonAccess = 12,
+  /** SelectVertex: the file cannot be read. */
+  FileRead = 13,
+  /** SelectVertex: a row lacks the column, or a `$"name"` column is not in the header. */
+  FileColumn = 14,
 }
 
 export const RUNTIME_ERROR_MESSAGES: Record<number, string> = {
@@ -352,4 +365,6 @@ export const RUNTIME_ERROR_MESSAGES: Record<number, string> = {
   10: "Runtime Error: no file path was given for the FILE parameter.",
   11: "Runtime Error: the text is not a valid JSON object or array of the expected kind.",
   12: "Runtime Error: the JSON value has no such key or index, or the member there is of another type.",
+  13: "Runtime Error: the file given to SelectVertex cannot be read.",
+  14: "Runtime Error: a row of the file given to SelectVertex has no such column.",
 };

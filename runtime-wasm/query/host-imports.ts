@@ -3,7 +3,8 @@
 import { JSON_ON_ARRAY, JsonOp, MathOp, RuntimeError, type HostFunctionName } from "./abi.js";
 import { jsonGet, parseJsonOf, type JsonGetter } from "./host-json.js";
 import { datetimeOp, formatValue, HostOpError, numberOp, stringOp } from "./host-strings.js";
-import type { SelectTiming } from "./run-types.js";
+import { invalidVertexIdsWarning, type SelectTiming } from "./run-types.js";
+import { readFileRows } from "./file-rows.js";
 
 /** Thrown through the module to end a run with a built-in runtime error. */
 export class RunFailure extends Error {
@@ -27,6 +28,9 @@ export class RunException extends Error {
 /** What the host functions of one run read and record. */
 export class RunState {
   readonly logs: string[] = [];
+  readonly warnings: string[] = [];
+  /** Rows of the file SelectVertex read last. */
+  fileRows: [string, string][] = [];
   /** The last strOp/format result, waiting for strTake. */
   pendingText: Buffer = Buffer.alloc(0);
   readonly timings: SelectTiming[] = [];
@@ -91,6 +95,14 @@ export function hostImports(state: RunState): Record<HostFunctionName, HostFunct
     selectEnd: (index: number, size: number) => state.selectEnd(index, size >>> 0),
     log: (address: number, length: number) => {
       state.logs.push(state.text(address >>> 0, length >>> 0));
+    },
+    fileRows: (p: number, pl: number, c: number, cl: number, t: number, tl: number, s: number, sl: number, header: number) => {
+      state.fileRows = guard(() => readFileRows(state.text(p >>> 0, pl >>> 0), state.text(c >>> 0, cl >>> 0), state.text(t >>> 0, tl >>> 0), state.text(s >>> 0, sl >>> 0), header !== 0));
+      return state.fileRows.length;
+    },
+    fileCell: (row: number, part: number) => state.stash(state.fileRows[row >>> 0]![part === 0 ? 0 : 1]),
+    invalidVertexIds: (count: number, address: number, length: number) => {
+      state.warnings.push(invalidVertexIdsWarning(count >>> 0, state.text(address >>> 0, length >>> 0)));
     },
     strOp: (op: number, a: number, al: number, b: number, bl: number, c: number, cl: number, x: number, y: number) =>
       state.stash(guard(() => stringOp(op, state.text(a >>> 0, al >>> 0), state.text(b >>> 0, bl >>> 0), state.text(c >>> 0, cl >>> 0), x, y))),

@@ -12,7 +12,7 @@ import { RunFlags } from "./abi.js";
 import type { ManifestParam, QueryManifest } from "./manifest.js";
 import { encodeParamBlock, NO_VERTEX, type ParamValue } from "./param-block.js";
 import { QueryPool, type QueryPoolOptions } from "./query-pool.js";
-import type { SelectTiming } from "./run-types.js";
+import { invalidVertexIdsWarning, type SelectTiming } from "./run-types.js";
 import { resolveBindings, SnapshotGraphReader, storeLender, vidBound } from "./store-bridge.js";
 import { applyDmlSteps, decodeDml, type DmlStep, type DmlSummary } from "./apply-dml.js";
 import { writeMonitorLog } from "./monitor-log.js";
@@ -116,7 +116,7 @@ export class QueryRuntime {
             }
           }
           const monitorLog = options.monitor && options.monitorLogDir ? writeMonitorLog(options.monitorLogDir, query.manifest.name, outcome.monitor ?? [], outcome.ms) : undefined;
-          return { ok: true, results, ms: outcome.ms, warnings, logs: outcome.logs, monitor: outcome.monitor, ...(monitorLog ? { monitorLog } : {}), changes, ...(files ? { files } : {}) };
+          return { ok: true, results, ms: outcome.ms, warnings: [...warnings, ...(outcome.warnings ?? [])], logs: outcome.logs, monitor: outcome.monitor, ...(monitorLog ? { monitorLog } : {}), changes, ...(files ? { files } : {}) };
         }
         case "exception":
           return { ok: false, kind: "exception", message: outcome.message, code: outcome.code };
@@ -188,7 +188,7 @@ function toParamValue(snapshot: Snapshot, graph: string, p: ManifestParam, arg: 
       if (vid === undefined) invalid++;
       else out.push(vid);
     }
-    if (invalid > 0) warnings.push(`Runtime Warning: ${invalid} ids are invalid ${p.type.vertexType ?? "vertex"} vertex ids.`);
+    if (invalid > 0) warnings.push(invalidVertexIdsWarning(invalid, p.type.vertexType));
     return out;
   }
   const vid = lookup(arg);

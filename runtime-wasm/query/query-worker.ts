@@ -83,7 +83,7 @@ function runOnce(attached: AttachedMemory, msg: Extract<ToWorker, { kind: "run" 
     const output = outputFirst === 0 ? new Uint8Array(0) : readOutputChain(memory, outputFirst);
     const dmlFirst = get(Ctl.dml);
     const dml = dmlFirst === 0 ? null : readOutputChain(memory, dmlFirst);
-    return { kind: "ok", output, dml, ms: elapsed(), monitor: state.timings, logs: state.logs };
+    return { kind: "ok", output, dml, ms: elapsed(), monitor: state.timings, logs: state.logs, warnings: state.warnings };
   } catch (e) {
     if (Atomics.load(new Int32Array(memory.buffer), (control + Ctl.cancel) >> 2) !== 0) return { kind: "timeout", ms: elapsed() };
     // A SELECT result over the limit: no data and no error (interface limits); no writes either.

@@ -34,7 +34,7 @@ export interface SelectTiming {
 
 export type RunOutcome =
   /** `output`: the typed output stream (decode-output.ts formats it); `dml`: the data-modification log. */
-  | { kind: "ok"; output: Uint8Array; dml: Uint8Array | null; ms: number; monitor?: SelectTiming[]; logs: string[] }
+  | { kind: "ok"; output: Uint8Array; dml: Uint8Array | null; ms: number; monitor?: SelectTiming[]; logs: string[]; warnings?: string[] }
   /** An uncaught RAISE: the user's code and message. */
   | { kind: "exception"; code: number; message: string; ms: number; logs: string[] }
   /** A built-in run-time error (divide by zero, ...), or a failure of the run itself. */
@@ -49,3 +49,8 @@ export type FromWorker =
   /** The run needs another arena chunk; the answer goes to Ctl.chunkReply (0xffffffff: none). */
   | { kind: "chunk"; runId: number; bytes: number }
   | { kind: "ready" };
+
+/** The response message's warning when vertex ids given as text name no vertex of the type. */
+export function invalidVertexIdsWarning(count: number, vertexType: string | undefined): string {
+  return `Runtime Warning: ${count} ids are invalid ${vertexType ? `${vertexType} ` : ""}vertex ids.`;
+}

@@ -24,14 +24,14 @@ import type { BenchReport, BenchSuite } from "./run.js";
 
 const PEERS_DIR = fileURLToPath(new URL("../../../tools/bench/peers/", import.meta.url));
 
-const DDL = `
+export const ALGO_DDL = `
 CREATE VERTEX V (PRIMARY_ID id UINT)
 CREATE UNDIRECTED EDGE U (FROM V, TO V, w DOUBLE)
 CREATE GRAPH R (V, U)
 `;
 
 /** The library queries measured, with their arguments (source vertex 0: R-MAT's biggest hub). */
-const MEASURED: { name: string; args: QueryArgument[]; note?: string }[] = [
+export const MEASURED: { name: string; args: QueryArgument[]; note?: string }[] = [
   { name: "pageRank", args: [0.001, 25n, 0.85, false, 100n] },
   { name: "conn_comp", args: [] },
   { name: "shortest_ss", args: [{ id: 0 }, -1n, false] },
@@ -73,8 +73,8 @@ export function buildAlgoGraph(scale: number, edges: number): AlgoGraph {
   return { n: g.vertexCount, src: Uint32Array.from(src), dst: Uint32Array.from(dst), w };
 }
 
-function loadStore(g: AlgoGraph): GraphStore {
-  const store = createStore(analyzeSource(DDL, "bench.gsql").bound!.schema, { initialBytes: 1024 << 20 });
+export function loadStore(g: AlgoGraph): GraphStore {
+  const store = createStore(analyzeSource(ALGO_DDL, "bench.gsql").bound!.schema, { initialBytes: 1024 << 20 });
   const batch = 200_000;
   for (let i = 0; i < g.n; i += batch) store.upsert({ vertices: Array.from({ length: Math.min(batch, g.n - i) }, (_, j) => ({ type: "V", id: i + j })) });
   for (let i = 0; i < g.src.length; i += batch) {
@@ -86,12 +86,12 @@ function loadStore(g: AlgoGraph): GraphStore {
   return store;
 }
 
-async function install(name: string) {
+export async function install(name: string, level: 0 | 1 | 2 | 3 = 1) {
   const text = renderQuery(algorithm(name), "stream", { graph: "R", vertexTypes: ["V"], edgeTypes: [{ name: "U", directed: false }], weightAttribute: "w" });
-  const fe = analyzeSource(DDL + "\n" + text, "q.gsql");
+  const fe = analyzeSource(ALGO_DDL + "\n" + text, "q.gsql");
   const errors = fe.log.diagnostics.filter((d) => d.severity === "error");
   if (errors.length) throw new Error(`${name} does not compile: ${errors[0].message}`);
-  const compiled = compileQuery(fe.bound!.queries.at(-1)!, fe.bound!.schema, 1);
+  const compiled = compileQuery(fe.bound!.queries.at(-1)!, fe.bound!.schema, level);
   return { module: await WebAssembly.compile(compiled.bytes as Uint8Array<ArrayBuffer>), manifest: compiled.manifest };
 }
 

@@ -4,7 +4,9 @@
 // a hand-written WebAssembly PageRank kernel reading the store's own adjacency arrays, and
 // graphology. Options (environment): BENCH_SCALE (default 18), BENCH_EDGES (default 4000000),
 // BENCH_GRAPHOLOGY=0 to skip graphology (its graph alone takes minutes to build), BENCH_PARTS
-// (comma-separated subset of install,library,pagerank,bfs,wcc,triangles; default all).
+// (comma-separated subset of install,library,optimize,pagerank,bfs,wcc,triangles; default
+// all). Part "optimize" (query-optimize.ts) compares library queries installed with and
+// without -OPTIMIZE.
 import { analyzeSource } from "../../compiler/front-end.js";
 import { compileQuery } from "../../compiler/back-end.js";
 import { createStore, type GraphStore } from "../../runtime-wasm/store/index.js";
@@ -15,6 +17,7 @@ import { jsBfs, jsPageRank, jsTriangles, jsWcc, toCsr, type Csr } from "./query-
 import { wasmPageRankKernel } from "./query-peers-wasm.js";
 import { graphologyPeers } from "./query-peers-graphology.js";
 import { installLibrary } from "./query-library.js";
+import { benchOptimize } from "./query-optimize.js";
 
 const DDL = `
 CREATE VERTEX V (PRIMARY_ID id UINT)
@@ -156,7 +159,7 @@ async function install(text: string, level: 0 | 1 | 2 | 3): Promise<{ ms: number
 async function run(report: BenchReport): Promise<void> {
   const scale = Number(process.env.BENCH_SCALE ?? 18);
   const edges = Number(process.env.BENCH_EDGES ?? 4_000_000);
-  const parts = new Set((process.env.BENCH_PARTS ?? "install,library,pagerank,bfs,wcc,triangles").split(","));
+  const parts = new Set((process.env.BENCH_PARTS ?? "install,library,optimize,pagerank,bfs,wcc,triangles").split(","));
 
   // ---- INSTALL latency (parse, bind, lower, passes, emit, WebAssembly.compile)
   for (const [name, text] of parts.has("install") ? ([["pagerank", PAGERANK], ["bfs", BFS], ["wcc", WCC], ["triangles", TRIANGLES]] as const) : []) {
@@ -180,7 +183,8 @@ async function run(report: BenchReport): Promise<void> {
       `bind ${best.bindMs.toFixed(0)} ms, compile ${best.compileMs.toFixed(0)} ms; slowest ${best.slowest.name} ${best.slowest.ms.toFixed(0)} ms`,
     );
   }
-  if (![...parts].some((p) => p !== "install" && p !== "library")) return;
+  if (parts.has("optimize")) await benchOptimize(report);
+  if (![...parts].some((p) => p !== "install" && p !== "library" && p !== "optimize")) return;
 
   // ---- data
   const t0 = performance.now();

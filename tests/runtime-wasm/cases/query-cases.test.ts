@@ -1,6 +1,7 @@
 // Runs every query-case file (cases/*.case, format in case-file.ts): each builds its graph
 // in a fresh store, compiles its queries through the whole compiler, and checks each run's
-// results exactly.
+// results exactly; once compiled as a default INSTALL does (level 1) and once as INSTALL
+// QUERY -OPTIMIZE does (level 3, the heavier IR passes and Binaryen's optimiser).
 import { expect } from "chai";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -35,8 +36,9 @@ describe("query-case files", function () {
   this.timeout(60000);
   after(closeSharedRuntime);
 
+  for (const level of [1, 3] as const)
   for (const file of readdirSync(dir).filter((f) => f.endsWith(".case")).sort()) {
-    describe(file, () => {
+    describe(`${file}${level === 1 ? "" : ` at -O${level}`}`, () => {
       const c = parseCase(readFileSync(join(dir, file), "utf8"), file);
       let compiled: Map<string, CompiledForTest>;
       let db: ReturnType<typeof createDatabase>;
@@ -48,7 +50,7 @@ describe("query-case files", function () {
         for (const q of c.queries) {
           const name = /CREATE\s+(?:OR\s+REPLACE\s+)?(?:DISTRIBUTED\s+)?QUERY\s+(\w+)/i.exec(q)?.[1];
           if (!name) throw new Error(`${file}: a query section without CREATE QUERY`);
-          compiled.set(name, await compileGsql(db, q));
+          compiled.set(name, await compileGsql(db, q, level));
         }
       });
 
