@@ -44,6 +44,7 @@ class BodyReader {
   private lastEdgeType = "";
   private lastTargetType = "";
   private lastGroup: EdgeColumns | undefined;
+  private lastTypes: ResolvedEdgeTypes | undefined;
 
   constructor(
     private readonly r: JsonReader,
@@ -81,8 +82,8 @@ class BodyReader {
             let types: ResolvedEdgeTypes | undefined;
             this.level(6, (targetId) => {
               if (group === undefined) {
-                types = this.edgeTypesOf(sourceType, edgeType, targetType);
-                group = this.groupFor(sourceType, edgeType, targetType, types);
+                group = this.groupFor(sourceType, edgeType, targetType);
+                types = this.lastTypes!;
               }
               const writes = this.readWrites(7, types!);
               const from = group.from as string[];
@@ -99,12 +100,17 @@ class BodyReader {
     });
   }
 
-  /** The group an item of these types joins: the last one while the types repeat, else a new one. */
-  private groupFor(sourceType: string, edgeType: string, targetType: string, types: ResolvedEdgeTypes): EdgeColumns {
+  /**
+   * The group an item of these types joins: the last one while the types repeat (they are
+   * then not even looked up again), else a new one; `lastTypes` are its resolved types.
+   */
+  private groupFor(sourceType: string, edgeType: string, targetType: string): EdgeColumns {
     if (this.lastGroup !== undefined && sourceType === this.lastSourceType && edgeType === this.lastEdgeType && targetType === this.lastTargetType) return this.lastGroup;
+    const types = this.edgeTypesOf(sourceType, edgeType, targetType);
     const group: EdgeColumns = { type: types.type, fromType: types.from, toType: types.to, from: [], to: [] };
     this.edgeColumns.push(group);
     this.lastGroup = group;
+    this.lastTypes = types;
     this.lastSourceType = sourceType;
     this.lastEdgeType = edgeType;
     this.lastTargetType = targetType;
@@ -143,6 +149,11 @@ class BodyReader {
   private readWrites(depth: number, type: { attributes: ResolvedVertexType["attributes"] }): AttrWrite[] | undefined {
     const r = this.r;
     if (!r.atObject()) reject();
+    // `{}`, the common case of edges, without walking it (deeper than allowed is still refused below).
+    if (depth <= r.maxDepth && r.text.charCodeAt(r.pos + 1) === 125) {
+      r.pos += 2;
+      return undefined;
+    }
     let writes: AttrWrite[] | undefined;
     r.entries(depth, (name) => {
       if (!r.atObject()) reject();
