@@ -189,6 +189,10 @@ RESUME            : 'RESUME';
 STATUS            : 'STATUS';
 HELP              : 'HELP';
 PACKAGE           : 'PACKAGE';
+CHANGE            : 'CHANGE';
+OWNER             : 'OWNER';
+OF                : 'OF';
+SECURED           : 'SECURED';
 // `POST-ACCUM` is written with a hyphen; the reserved-word list spells it POST_ACCUM.
 POST_ACCUM        : 'POST-ACCUM' | 'POST_ACCUM';
 

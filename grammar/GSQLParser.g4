@@ -52,6 +52,8 @@ topStatementBody
     | createSecret
     | createUser
     | alterPassword
+    | alterAclPassword
+    | changeOwner
     | createRole
     | roleGrant
     | privilegeGrant
@@ -74,7 +76,8 @@ identifier
     | CASCADE | GLOBAL | SCHEMA_CHANGE | JOB | ADD | ATTRIBUTE | INDEX | PAIR | LOADING
     | DEFINE | FILENAME | HEADER | INPUT_LINE_FILTER | LOAD | USING | TEMP_TABLE | NUMERIC
     | EMPTY | USER | SECRET | ROLE | PRIVILEGE | ACL | PASSWORD | STORE | STATUS | PACKAGE | ALL
-    | SHOW | USE | DROP | ALTER | INSTALL | LS | GRANT | REVOKE | CLEAR | BEGIN | HELP | RESUME | ABORT
+    | OWNER | OF | SECURED
+    | SHOW | USE | DROP | ALTER | INSTALL | LS | GRANT | REVOKE | CLEAR | BEGIN | HELP | RESUME | ABORT | CHANGE
     ;
 
 // Names that cannot start a top-level command (`identifier` without its last line, spelled
@@ -87,6 +90,7 @@ plainName
     | CASCADE | GLOBAL | SCHEMA_CHANGE | JOB | ADD | ATTRIBUTE | INDEX | PAIR | LOADING
     | DEFINE | FILENAME | HEADER | INPUT_LINE_FILTER | LOAD | USING | TEMP_TABLE | NUMERIC
     | EMPTY | USER | SECRET | ROLE | PRIVILEGE | ACL | PASSWORD | STORE | STATUS | PACKAGE | ALL
+    | OWNER | OF | SECURED
     ;
 
 // After `.` any word names a member: `.filter(...)`, `.set(...)`, `.type`, `.size()`.
@@ -695,7 +699,7 @@ showStatement
     | SHOW (USER | SECRET | ROLE)                                                                       # showAccounts
     | SHOW LOADING STATUS (ALL | wordSequence)                                                          # showLoadingStatus
     | SHOW PRIVILEGE ON (USER | ROLE) identifier                                                        # showPrivilege
-    | SHOW ACL PRIVILEGE ON QUERY identifier                                                            # showAclPrivilege
+    | SHOW ACL PRIVILEGE ON (QUERY | USER | ROLE) nameList                                               # showAclPrivilege
     ;
 
 lsStatement
@@ -733,10 +737,33 @@ privilegeGrant
     ;
 
 // Query ACLs: `GRANT ACL PRIVILEGE READ, EXECUTE ON QUERY q TO r1, r2 | NOBODY` and
-// `REVOKE ACL PRIVILEGE ... FROM r | ALL` (NOBODY and ALL are read as names here).
+// `REVOKE ACL PRIVILEGE ... FROM r | ALL` (NOBODY and ALL are read as names here), with the
+// owner's ACL password when it has one: `SECURED BY "pw"`.
 aclGrant
-    : GRANT ACL PRIVILEGE nameList ON QUERY identifier TO nameList      # grantAcl
-    | REVOKE ACL PRIVILEGE nameList ON QUERY identifier FROM nameList   # revokeAcl
+    : GRANT ACL PRIVILEGE nameList ON QUERY identifier TO nameList securedBy?      # grantAcl
+    | REVOKE ACL PRIVILEGE nameList ON QUERY identifier FROM nameList securedBy?   # revokeAcl
+    ;
+
+securedBy
+    : SECURED BY aclPasswordText
+    ;
+
+// A password written in a command: quoted (any characters) or a bare word or number.
+aclPasswordText
+    : STRING_LIT
+    | identifier
+    | INT_LIT
+    ;
+
+// `CHANGE OWNER OF QUERY q TO user [SECURED BY "pw"]`
+changeOwner
+    : CHANGE OWNER OF QUERY identifier TO identifier securedBy?
+    ;
+
+// `ALTER [USER u] ACL PASSWORD` (a dialog asks), `... SET new [REPLACE current]`,
+// `... CLEAR REPLACE current`.
+alterAclPassword
+    : ALTER (USER identifier)? ACL PASSWORD (SET aclPasswordText (REPLACE aclPasswordText)? | CLEAR REPLACE aclPasswordText)?
     ;
 
 clearGraphStore

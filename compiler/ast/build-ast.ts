@@ -83,6 +83,8 @@ export class AstBuilder extends BuildContext {
     if (child instanceof P.CreateSecretContext) return this.shell.createSecret(child);
     if (child instanceof P.CreateUserContext) return this.shell.createUser(child);
     if (child instanceof P.AlterPasswordContext) return this.shell.alterPassword(child);
+    if (child instanceof P.AlterAclPasswordContext) return this.shell.alterAclPassword(child);
+    if (child instanceof P.ChangeOwnerContext) return this.shell.changeOwner(child);
     if (child instanceof P.CreateRoleContext) return this.shell.createRole(child);
     if (child instanceof P.RoleGrantContext) return this.shell.roleGrant(child);
     if (child instanceof P.PrivilegeGrantContext) return this.shell.privilegeGrant(child);

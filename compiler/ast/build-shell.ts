@@ -4,7 +4,7 @@ import * as P from "../parse/generated/GSQLParser.js";
 import type { AstBuilder } from "./build-ast.js";
 import type { AstIdent } from "./node.js";
 import type {
-  AstAclGrant, AstAlterPassword, AstClearGraphStore, AstCreateRole, AstCreateSecret, AstCreateUser, AstHelp, AstInstallQuery,
+  AstAclGrant, AstAlterAclPassword, AstAlterPassword, AstChangeOwner, AstClearGraphStore, AstCreateRole, AstCreateSecret, AstCreateUser, AstHelp, AstInstallQuery,
   AstInterpretQuery, AstLoadingJobControl, AstPrivilegeGrant, AstRoleGrant, AstRunQuery, AstSet, AstShow, AstShowTarget,
 } from "./shell.js";
 
@@ -44,7 +44,9 @@ export class ShellBuilder {
       return { kind: "Show", target: "LOADING STATUS", pattern: words === null ? "ALL" : this.b.joinedWords(words), range };
     }
     if (ctx instanceof P.ShowAclPrivilegeContext) {
-      return { kind: "Show", target: "ACL PRIVILEGE", range, on: { target: "QUERY", name: this.b.ident(ctx.identifier()) } };
+      const names = this.b.ddl.names(ctx.nameList());
+      const target = ctx.USER() !== null ? "USER" : ctx.ROLE() !== null ? "ROLE" : "QUERY";
+      return { kind: "Show", target: "ACL PRIVILEGE", range, on: { target, name: names[0]!, names } };
     }
     if (ctx instanceof P.ShowPrivilegeContext) {
       return {
@@ -78,6 +80,35 @@ export class ShellBuilder {
     const user = ctx.plainName();
     return user === null ? { kind: "AlterPassword", range: this.b.range(ctx) }
       : { kind: "AlterPassword", user: this.b.ident(user), range: this.b.range(ctx) };
+  }
+
+  alterAclPassword(ctx: P.AlterAclPasswordContext): AstAlterAclPassword {
+    const texts = ctx.aclPasswordText().map((t) => this.aclPasswordText(t));
+    const action = ctx.SET() !== null ? "set" : ctx.CLEAR() !== null ? "clear" : "prompt";
+    const node: AstAlterAclPassword = { kind: "AlterAclPassword", action, range: this.b.range(ctx) };
+    const user = ctx.identifier();
+    if (user !== null) node.user = this.b.ident(user);
+    if (action === "set") {
+      node.password = texts[0]!;
+      if (texts.length > 1) node.current = texts[1]!;
+    } else if (action === "clear") {
+      node.current = texts[0]!;
+    }
+    return node;
+  }
+
+  changeOwner(ctx: P.ChangeOwnerContext): AstChangeOwner {
+    const [query, user] = ctx.identifier();
+    const node: AstChangeOwner = { kind: "ChangeOwner", query: this.b.ident(query!), user: this.b.ident(user!), range: this.b.range(ctx) };
+    const secured = ctx.securedBy();
+    if (secured !== null) node.securedBy = this.aclPasswordText(secured.aclPasswordText());
+    return node;
+  }
+
+  /** A password as written: a string's value, or a bare word or number's text. */
+  private aclPasswordText(ctx: P.AclPasswordTextContext): string {
+    const str = ctx.STRING_LIT();
+    return str !== null ? this.b.stringLiteral(str).value : ctx.getText();
   }
 
   createRole(ctx: P.CreateRoleContext): AstCreateRole {
@@ -116,10 +147,13 @@ export class ShellBuilder {
   aclGrant(ctx: P.AclGrantContext): AstAclGrant {
     const c = ctx as P.GrantAclContext | P.RevokeAclContext;
     const [privileges, roles] = c.nameList();
-    return {
+    const node: AstAclGrant = {
       kind: ctx instanceof P.GrantAclContext ? "GrantAcl" : "RevokeAcl", privileges: this.b.ddl.names(privileges!),
       query: this.b.ident(c.identifier()), roles: this.b.ddl.names(roles!), range: this.b.range(ctx),
     };
+    const secured = c.securedBy();
+    if (secured !== null) node.securedBy = this.aclPasswordText(secured.aclPasswordText());
+    return node;
   }
 
   clearGraphStore(ctx: P.ClearGraphStoreContext): AstClearGraphStore {

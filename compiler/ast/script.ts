@@ -9,7 +9,7 @@ import type {
 import type { AstCreateLoadingJob, AstRunLoadingJob } from "./loading.js";
 import type { AstCreateQuery, AstInterpretAnonymousQuery } from "./query.js";
 import type {
-  AstAclGrant, AstAlterPassword, AstClearGraphStore, AstCreateRole, AstCreateSecret, AstCreateUser, AstHelp,
+  AstAclGrant, AstAlterAclPassword, AstAlterPassword, AstChangeOwner, AstClearGraphStore, AstCreateRole, AstCreateSecret, AstCreateUser, AstHelp,
   AstInstallQuery, AstInterpretQuery, AstLoadingJobControl, AstLs, AstPrivilegeGrant, AstRoleGrant,
   AstRunQuery, AstSet, AstShellBlock, AstShow,
 } from "./shell.js";
@@ -37,6 +37,8 @@ export type AstTopStatement =
   | AstCreateSecret
   | AstCreateUser
   | AstAlterPassword
+  | AstAlterAclPassword
+  | AstChangeOwner
   | AstCreateRole
   | AstRoleGrant
   | AstPrivilegeGrant

@@ -35,7 +35,7 @@ export type AstShowTarget =
 /**
  * `SHOW QUERY|VERTEX|EDGE|GRAPH|JOB|PACKAGE [name | glob | -r "regex"]`, `SHOW USER`,
  * `SHOW SECRET`, `SHOW ROLE`, `SHOW LOADING STATUS jobid|ALL`, `SHOW PRIVILEGE ON USER|ROLE x`,
- * `SHOW ACL PRIVILEGE ON QUERY q`.
+ * `SHOW ACL PRIVILEGE ON QUERY|USER|ROLE x[, y]`.
  * `pattern` is the name or glob exactly as written (`*` and `?` kept).
  */
 export interface AstShow extends AstNodeBase {
@@ -43,8 +43,8 @@ export interface AstShow extends AstNodeBase {
   target: AstShowTarget;
   pattern?: string;
   regex?: AstStringLiteral;
-  /** SHOW PRIVILEGE ON USER u / ON ROLE r; SHOW ACL PRIVILEGE ON QUERY q. */
-  on?: { target: "USER" | "ROLE" | "QUERY"; name: AstIdent };
+  /** SHOW PRIVILEGE ON USER u / ON ROLE r; SHOW ACL PRIVILEGE ON QUERY|USER|ROLE x[, y] (`name` is the first of `names`). */
+  on?: { target: "USER" | "ROLE" | "QUERY"; name: AstIdent; names?: AstIdent[] };
 }
 
 export interface AstLs extends AstNodeBase {
@@ -76,6 +76,27 @@ export interface AstAlterPassword extends AstNodeBase {
   user?: AstIdent;
 }
 
+/**
+ * `ALTER [USER u] ACL PASSWORD` (`prompt`: a dialog asks), `... SET new [REPLACE current]`
+ * (`set`), `... CLEAR REPLACE current` (`clear`). Passwords as written, quotes removed.
+ */
+export interface AstAlterAclPassword extends AstNodeBase {
+  kind: "AlterAclPassword";
+  user?: AstIdent;
+  action: "prompt" | "set" | "clear";
+  password?: string;
+  current?: string;
+}
+
+/** `CHANGE OWNER OF QUERY q TO user [SECURED BY "pw"]` */
+export interface AstChangeOwner extends AstNodeBase {
+  kind: "ChangeOwner";
+  query: AstIdent;
+  user: AstIdent;
+  /** The current owner's ACL password, quotes removed. */
+  securedBy?: string;
+}
+
 /** `CREATE ROLE r [, r2] [ON GRAPH g | ON GLOBAL]` */
 export interface AstCreateRole extends AstNodeBase {
   kind: "CreateRole";
@@ -103,14 +124,16 @@ export interface AstPrivilegeGrant extends AstNodeBase {
 
 /**
  * `GRANT ACL PRIVILEGE READ|EXECUTE[, ...] ON QUERY q TO r1[, r2] | NOBODY` /
- * `REVOKE ACL PRIVILEGE ... ON QUERY q FROM r1[, r2] | ALL`: names as written (NOBODY and ALL
- * arrive as names).
+ * `REVOKE ACL PRIVILEGE ... ON QUERY q FROM r1[, r2] | ALL`, each `[SECURED BY "pw"]`: names as
+ * written (NOBODY and ALL arrive as names).
  */
 export interface AstAclGrant extends AstNodeBase {
   kind: "GrantAcl" | "RevokeAcl";
   privileges: AstIdent[];
   query: AstIdent;
   roles: AstIdent[];
+  /** The owner's ACL password, quotes removed. */
+  securedBy?: string;
 }
 
 /** `CLEAR GRAPH STORE [-HARD]` */

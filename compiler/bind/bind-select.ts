@@ -11,6 +11,7 @@ import type { AliasDecl, BoundExpr, BoundSelect, BoundStmt, EdgeMatch, PatternHo
 import { bindCondition, bindExpecting, bindExpr, bindName } from "./bind-expr.js";
 import { bindStatements } from "./bind-stmt.js";
 import type { Clause, QueryContext, SelectScope } from "./context.js";
+import { checkWhereGuards } from "./where-guards.js";
 import { T, elementTypeOf, isOrderable, isPrimitive, typeToString } from "./types.js";
 
 export interface SelectParts {
@@ -86,7 +87,10 @@ function bindSelectBody(cx: QueryContext, scope: SelectScope, p: SelectParts, se
       ...(p.sample!.when ? { when: bindCondition(cx, p.sample!.when) } : {}),
     }));
   }
-  if (p.where) select.where = withClause(cx, scope, "where", () => bindCondition(cx, p.where!));
+  if (p.where) {
+    select.where = withClause(cx, scope, "where", () => bindCondition(cx, p.where!));
+    checkWhereGuards(cx, select.where);
+  }
   if (p.accum) {
     for (const a of p.accum.per) if (!scope.aliases.has(a.name)) cx.error("GSQL2005", a.range, { name: a.name });
     select.accum = withClause(cx, scope, "accum", () => cx.atLevel("accum", () => cx.inBlock(() => bindStatements(cx, p.accum!.body))));

@@ -50,5 +50,6 @@ export const TYPE_CODES = {
   GSQL3047: { severity: "error", message: "the grouping columns come before the aggregated ones: '{name}' follows '{aggregate}'" },
   GSQL3048: { severity: "error", message: "an aggregate in {clause} must also be a column of the SELECT (give it an AS name and use that)" },
   GSQL3049: { severity: "error", message: "this pattern shares no alias with the patterns before it in FROM; comma-separated patterns are joined on a common alias" },
+  GSQL3050: { severity: "error", message: "'{alias}' may be {lacking}, which has no attribute '{name}'; guard the read with a type test ({alias}.type == \"{owner}\" AND ...)" },
   GSQL3060: { severity: "error", message: "'{name}(*)': '*' is only an argument of COUNT in a column of SELECT ... INTO" },
 } as const;

@@ -163,6 +163,8 @@ export function statementAccess(s: AstTopStatement, sessionGraph: string | undef
     case "CreateSecret":
     case "CreateUser":
     case "AlterPassword":
+    case "AlterAclPassword":
+    case "ChangeOwner":
     case "CreateRole":
     case "GrantRole":
     case "RevokeRole":

@@ -87,16 +87,19 @@ export function rolesOn(store: AuthStore, user: string, graph: string | undefine
 }
 
 /**
- * The query ACL check (§11): an ACL entry, when present, decides alone; the owner and
- * superusers always pass. Without an entry the roles decide (the caller checks those).
+ * The query ACL check (§11): an ACL entry, when present, decides alone. NOBODY lets no one
+ * through, the owner and superusers included (the established server's documented rule:
+ * the owner undoes it with REVOKE ... FROM ALL); past a role list the owner and superusers
+ * always pass. Without an entry the roles decide (the caller checks those).
  */
 export function aclAllows(store: AuthStore, principal: Principal, graph: string, query: string, what: "read" | "execute"): boolean {
-  if (isSuperuser(store, principal)) return true;
+  if (isUnchecked(principal)) return true;
   const acl = store.queryAcl(graph, query);
   const entry = acl?.[what];
   if (!acl || !entry) return true;
-  if (acl.owner === principal.user) return true;
   if ("nobody" in entry) return false;
+  if (isSuperuser(store, principal)) return true;
+  if (acl.owner === principal.user) return true;
   const held = rolesOn(store, principal.user, graph);
   return entry.roles.some((r) => held.includes(builtInRole(r)?.name ?? r));
 }

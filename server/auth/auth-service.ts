@@ -53,6 +53,8 @@ export class AuthService {
   readonly now: () => number;
   readonly defaultTokenLifetimeSeconds: number;
   readonly logins: LoginTracker;
+  /** Wrong ACL passwords per user whose ACL password was tried: the same back-off as logins. */
+  readonly aclPasswordTries: LoginTracker;
   /** HMAC(credentials) -> the hash they matched, so a later identical request skips scrypt. */
   private readonly verified = new Map<string, { user: string; hash: string; until: number }>();
   private readonly cacheKey = randomBytes(32);
@@ -69,6 +71,7 @@ export class AuthService {
     this.now = options.now ?? Date.now;
     this.defaultTokenLifetimeSeconds = options.defaultTokenLifetimeSeconds ?? DEFAULT_TOKEN_LIFETIME_SECONDS;
     this.logins = new LoginTracker(this.now, options.lockout === false ? undefined : options.lockout ?? DEFAULT_LOCKOUT);
+    this.aclPasswordTries = new LoginTracker(this.now, options.lockout === false ? undefined : options.lockout ?? DEFAULT_LOCKOUT);
   }
 
   get store(): AuthStore {

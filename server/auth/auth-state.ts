@@ -22,6 +22,8 @@ export interface AuthUser {
   defaultPassword?: boolean;
   /** Unix milliseconds. */
   createdAt: number;
+  /** The ACL password guarding the ACLs of the user's queries (none by default). */
+  aclPassword?: PasswordHash;
 }
 
 /** Privileges of a user-defined role on one graph, or (graph absent) globally. */
@@ -91,6 +93,8 @@ export interface AuthState {
 
 export type AuthChange =
   | { kind: "put-user"; user: AuthUser }
+  /** Sets (or, with no password, clears) a user's ACL password. */
+  | { kind: "set-acl-password"; user: string; password?: PasswordHash }
   /** Also drops the user's grants, secrets, tokens and graph ownerships. */
   | { kind: "drop-user"; name: string }
   | { kind: "put-role"; role: AuthRole }
@@ -234,6 +238,13 @@ export class AuthStore {
       case "put-user":
         this.users.set(change.user.name, structuredClone(change.user));
         return;
+      case "set-acl-password": {
+        const user = this.users.get(change.user);
+        if (!user) return;
+        const { aclPassword: _old, ...rest } = user;
+        this.users.set(change.user, change.password ? { ...rest, aclPassword: structuredClone(change.password) } : rest);
+        return;
+      }
       case "drop-user": {
         if (!this.users.delete(change.name)) return;
         this.grantList = this.grantList.filter((g) => g.user !== change.name);

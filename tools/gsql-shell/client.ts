@@ -118,6 +118,9 @@ export class GsqlClient {
       case "AlterPasswordQb":
         answer = await askPasswordTwice(terminal, "New Password : ", "Re-enter Password : ");
         break;
+      case "AlterAclPasswordQb":
+        answer = await askPasswordTwice(terminal, "New ACL Password : ", "Re-enter ACL Password : ");
+        break;
       case "ClearStoreQb": {
         const yes = await terminal.ask("Clear store, are you sure? This will also shutdown all GSQL services. [y/N]:", false);
         answer = yes?.trim().toLowerCase() === "y" ? "y" : "n";

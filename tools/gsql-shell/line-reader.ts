@@ -7,6 +7,14 @@ import { dirname } from "node:path";
 
 const HISTORY_LIMIT = 1000;
 
+/**
+ * Whether a command line holds a password in its text (`... SECURED BY "pw"`, `ALTER ACL
+ * PASSWORD SET|CLEAR ...`): such lines stay out of the history, in memory and on disk.
+ */
+export function carriesPassword(line: string): boolean {
+  return /\bSECURED\s+BY\b|\bACL\s+PASSWORD\s+(SET|CLEAR)\b/i.test(line);
+}
+
 export class LineReader {
   private readonly rl: Interface;
   private readonly queue: string[] = [];
@@ -33,7 +41,7 @@ export class LineReader {
     // A secret typed at a hidden prompt must not come back with the arrow keys (readline adds
     // every line to its history and says so with this event, before the line is delivered).
     this.rl.on("history", (history: string[]) => {
-      if (this.muted && history[0] === this.rl.line) history.shift();
+      if ((this.muted || carriesPassword(this.rl.line)) && history[0] === this.rl.line) history.shift();
     });
     this.rl.on("line", (line) => this.deliver(line));
     this.rl.on("close", () => {
@@ -59,7 +67,7 @@ export class LineReader {
 
   /** Records a command in the history file (terminal sessions only). */
   remember(command: string): void {
-    if (!this.interactive || !this.historyFile || command.includes("\n")) return;
+    if (!this.interactive || !this.historyFile || command.includes("\n") || carriesPassword(command)) return;
     try {
       mkdirSync(dirname(this.historyFile), { recursive: true });
       appendFileSync(this.historyFile, command + "\n", { mode: 0o600 });

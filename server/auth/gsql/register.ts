@@ -1,10 +1,12 @@
 // Plugs authentication into the GSQL executor: the access check every statement passes, and
 // the handlers of the user, role, secret and ACL statements.
-import type { AstAclGrant, AstAlterPassword, AstCreateRole, AstCreateSecret, AstCreateUser, AstDrop, AstPrivilegeGrant, AstRoleGrant, AstShow } from "../../../compiler/ast/index.js";
+import type { AstAclGrant, AstAlterAclPassword, AstAlterPassword, AstChangeOwner, AstCreateRole, AstCreateSecret, AstCreateUser, AstDrop, AstPrivilegeGrant, AstRoleGrant, AstShow } from "../../../compiler/ast/index.js";
 import type { ExecServices, StatementHandler } from "../../gsql/exec/context.js";
 import type { AuthService } from "../auth-service.js";
 import { createExecAccess } from "../exec-access.js";
-import { runAclGrant, runShowAcl } from "./acl-statements.js";
+import { runAlterAclPassword } from "./acl-password.js";
+import { runShowAcl } from "./acl-show.js";
+import { runAclGrant, runChangeOwner } from "./acl-statements.js";
 import { runCreateRole, runDropRole, runPrivilegeGrant, runRoleGrant, runShowRole, runShowRolePrivileges } from "./role-statements.js";
 import { runCreateSecret, runDropSecret, runShowSecret } from "./secret-statements.js";
 import { runAlterPassword, runCreateUser, runDropUser, runShowUser, runShowUserPrivileges } from "./user-statements.js";
@@ -30,6 +32,8 @@ export function registerAuthStatements(exec: ExecServices, auth: AuthService): v
     GrantAcl: (s, ctx) => runAclGrant(auth, s as AstAclGrant, ctx),
     RevokeAcl: (s, ctx) => runAclGrant(auth, s as AstAclGrant, ctx),
     "Show:ACL PRIVILEGE": (s, ctx) => runShowAcl(auth, s as AstShow, ctx),
+    ChangeOwner: (s, ctx) => runChangeOwner(auth, s as AstChangeOwner, ctx),
+    AlterAclPassword: (s, ctx) => runAlterAclPassword(auth, s as AstAlterAclPassword, ctx),
   };
   for (const [key, handler] of Object.entries(handlers)) exec.extraHandlers.set(key, handler);
 }

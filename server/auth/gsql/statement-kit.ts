@@ -22,14 +22,15 @@ export function requirePrivileges(auth: AuthService, ctx: StatementContext, priv
 }
 
 /**
- * Asks the person at the shell through a dialog of `kind` (CreateUserQb, AlterPasswordQb);
- * undefined, with the reason printed, when there is no shell to ask or no answer came.
+ * Asks the person at the shell through a dialog of `kind` (CreateUserQb, AlterPasswordQb,
+ * AclPasswordQb with its `prompt`, AlterAclPasswordQb); undefined, with the reason printed,
+ * when there is no shell to ask or no answer came.
  */
-export async function askShell(ctx: StatementContext, kind: string, command: string): Promise<string | undefined> {
+export async function askShell(ctx: StatementContext, kind: string, command: string, prompt?: string): Promise<string | undefined> {
   const dialog = ctx.services.dialogs.open(ctx.principal);
   dialog.answer.catch(() => undefined);
   try {
-    ctx.out.interact(kind, dialog.id);
+    ctx.out.interact(kind, dialog.id, prompt);
   } catch {
     dialog.cancel();
     ctx.out.line(`${command} asks for a password in a dialog: run it from the gsql shell.`);

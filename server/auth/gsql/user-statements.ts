@@ -48,7 +48,7 @@ export function runDropUser(auth: AuthService, s: AstDrop, ctx: StatementContext
     if (!isUnchecked(principal) && name === principal.user) return fail(ctx, `The user "${name}" is the one running this command and cannot drop itself.`);
     const owned = ownedQueries(auth, ctx, name);
     if (owned.length > 0) {
-      return fail(ctx, `The user "${name}" owns queries and cannot be dropped: ${owned.join("; ")}. Drop them, or have them replaced by a superuser, first.`);
+      return fail(ctx, `The user "${name}" owns queries and cannot be dropped: ${owned.join("; ")}. Drop them, or give them another owner with CHANGE OWNER OF QUERY, first.`);
     }
   }
   if (superusers.length > 0 && superusers.every((u) => names.includes(u))) {
@@ -86,7 +86,9 @@ export async function runAlterPassword(auth: AuthService, s: AstAlterPassword, c
   const hash = await hashPassword(password, auth.scryptCost);
   const current = auth.store.user(target);
   if (!current) return fail(ctx, `The user "${target}" does not exist.`);
-  auth.submit([{ kind: "put-user", user: { name: current.name, password: hash, createdAt: current.createdAt } }]);
+  // The rest of the record (its ACL password) stays; the default-password mark goes.
+  const { defaultPassword: _was, ...kept } = current;
+  auth.submit([{ kind: "put-user", user: { ...kept, password: hash } }]);
   ctx.out.line("Password has been changed.");
   return "ok";
 }

@@ -41,11 +41,13 @@ export async function runGsql(request: GsqlRequest, services: ExecServices, out:
   if (request.principal) ctx.principal = request.principal;
   const parsed = services.parse(request.text, request.file ?? "gsql");
   const syntaxErrors = parsed.diagnostics.filter((d) => d.severity === "error");
-  const stopAt = syntaxErrors.length > 0 ? Math.min(...syntaxErrors.map((d) => d.range.start.offset)) : Infinity;
+  const firstError = syntaxErrors.reduce<Diagnostic | undefined>((a, d) => (a === undefined || d.range.start.offset < a.range.start.offset ? d : a), undefined);
+  const stopAt = firstError?.range.start.offset ?? Infinity;
 
   let returnCode: number = RETURN_CODES.ok;
   for (const statement of flatten(parsed.script.statements)) {
     if (statement.range.end.offset > stopAt) break;
+    if (firstError && SECRET_BEARING.has(statement.kind) && statement.range.end.line === firstError.range.start.line) break;
     const outcome = await runOne(statement, ctx);
     if (outcome !== "ok") {
       returnCode = RETURN_CODES[outcome];
@@ -59,6 +61,13 @@ export async function runGsql(request: GsqlRequest, services: ExecServices, out:
   }
   return { returnCode, session };
 }
+
+/**
+ * Statements that take or ask for a password: one cut short by a syntax error on the line it
+ * ends on does not run (`ALTER ACL PASSWORD SET a-b` must not set "a", nor `ALTER ACL
+ * PASSWORD SET |x` open the password dialog).
+ */
+const SECRET_BEARING = new Set(["AlterAclPassword", "ChangeOwner", "GrantAcl", "RevokeAcl", "AlterPassword", "CreateUser"]);
 
 /** BEGIN ... END blocks run their statements; aborted blocks run nothing. */
 function flatten(statements: readonly AstTopStatement[]): AstTopStatement[] {
@@ -80,6 +89,7 @@ function flatten(statements: readonly AstTopStatement[]): AstTopStatement[] {
 const LOCK_FREE = new Set([
   "Ls", "Show", "Help", "RunQuery", "InterpretQuery", "InterpretAnonymousQuery", "RunLoadingJob", "AbortLoadingJob", "ResumeLoadingJob", "UseGraph", "UseGlobal", "Set",
   "CreateUser", "AlterPassword", "CreateSecret", "CreateRole", "GrantRole", "RevokeRole", "GrantPrivilege", "RevokePrivilege", "GrantAcl", "RevokeAcl",
+  "AlterAclPassword", "ChangeOwner",
 ]);
 
 /** The statement after its access check (server/auth), with the check's follow-up once it ran. */

@@ -249,7 +249,7 @@ describe("auth units", () => {
       expect(allows(store, { user: "ghost", via: "token" }, [], "G")).to.equal(false);
     });
 
-    it("query ACLs: an entry decides alone; the owner and superusers always pass", () => {
+    it("query ACLs: an entry decides alone; the owner and superusers pass a role list, nobody passes NOBODY", () => {
       const store = storeWith({ role: "querywriter", graph: "G" });
       store.apply([
         { kind: "put-user", user: { name: "o", password: hash, createdAt: 0 } },
@@ -258,7 +258,9 @@ describe("auth units", () => {
       expect(aclAllows(store, u, "G", "q", "execute")).to.equal(false);
       expect(aclAllows(store, u, "G", "q", "read")).to.equal(false);
       expect(aclAllows(store, u, "G", "other", "execute")).to.equal(true);
-      expect(aclAllows(store, { user: "o", via: "password" }, "G", "q", "read")).to.equal(true);
+      expect(aclAllows(store, { user: "o", via: "password" }, "G", "q", "execute")).to.equal(true);
+      expect(aclAllows(store, { user: "o", via: "password" }, "G", "q", "read")).to.equal(false);
+      expect(aclAllows(store, { user: "tigergraph", via: "auth-off" }, "G", "q", "read")).to.equal(true);
       store.apply([{ kind: "grant-role", grant: { user: "u", role: "admin", graph: "G" } }]);
       expect(aclAllows(store, u, "G", "q", "execute")).to.equal(true);
       expect(aclAllows(store, u, "G", "q", "read")).to.equal(false);

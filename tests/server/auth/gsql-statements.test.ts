@@ -117,7 +117,7 @@ describe("auth: GSQL user, role, secret and ACL commands", function () {
       const owner = await member(s, "owner1", "querywriter", "G", "G");
       expect((await s.gsql("CREATE QUERY owned() FOR GRAPH G { PRINT 1; }", basic(owner.user, owner.password))).returnCode).to.equal(0);
       expect((await s.gsql("DROP USER owner1", ROOT)).lines).to.deep.equal([
-        'The user "owner1" owns queries and cannot be dropped: G: [owned]. Drop them, or have them replaced by a superuser, first.',
+        'The user "owner1" owns queries and cannot be dropped: G: [owned]. Drop them, or give them another owner with CHANGE OWNER OF QUERY, first.',
       ]);
       expect((await s.gsql("DROP QUERY owned", ROOT, { graph: "G" })).returnCode).to.equal(0);
       expect((await s.gsql("DROP USER owner1", ROOT)).lines).to.deep.equal(['The user "owner1" is dropped.']);
@@ -286,7 +286,7 @@ describe("auth: GSQL user, role, secret and ACL commands", function () {
   });
 
   describe("query ACLs", () => {
-    it("GRANT ACL PRIVILEGE READ ... TO NOBODY hides the text from everyone but the owner and superusers", async () => {
+    it("GRANT ACL PRIVILEGE READ ... TO NOBODY hides the text from everyone, the owner and superusers included", async () => {
       const owner = await member(s, "qowner", "querywriter", "G", "G");
       const peer = await member(s, "qpeer", "querywriter", "G", "G");
       const asOwner = basic(owner.user, owner.password);
@@ -299,8 +299,8 @@ describe("auth: GSQL user, role, secret and ACL commands", function () {
       const granted = await s.gsql("GRANT ACL PRIVILEGE READ ON QUERY secretq TO NOBODY", asOwner, { graph: "G" });
       expect(granted.lines).to.deep.equal(["Successfully granted READ on query secretq in the graph G to roles: [NOBODY]."]);
       expect((await s.gsql("SHOW QUERY secretq", asPeer, { graph: "G" })).lines).to.deep.equal(["/******* Query Content is Hidden. Require ACL privilege READ *******/"]);
-      expect((await s.gsql("SHOW QUERY secretq", asOwner, { graph: "G" })).lines).to.deep.equal(["CREATE QUERY secretq() FOR GRAPH G { PRINT 42; }"]);
-      expect((await s.gsql("SHOW QUERY secretq", ROOT, { graph: "G" })).lines).to.deep.equal(["CREATE QUERY secretq() FOR GRAPH G { PRINT 42; }"]);
+      expect((await s.gsql("SHOW QUERY secretq", asOwner, { graph: "G" })).lines).to.deep.equal(["/******* Query Content is Hidden. Require ACL privilege READ *******/"]);
+      expect((await s.gsql("SHOW QUERY secretq", ROOT, { graph: "G" })).lines).to.deep.equal(["/******* Query Content is Hidden. Require ACL privilege READ *******/"]);
 
       const toRole = await s.gsql("GRANT ACL PRIVILEGE READ, EXECUTE ON QUERY secretq TO querywriter, admin", asOwner, { graph: "G" });
       expect(toRole.lines).to.deep.equal([

@@ -26,7 +26,7 @@ describe("gsql shell on a terminal: secrets stay hidden", function () {
     if (home) rmSync(home, { recursive: true, force: true });
   });
 
-  it("CREATE USER: the password is not shown, not recalled by the arrow keys, not in the history file", async () => {
+  it("CREATE USER and ALTER ACL PASSWORD: passwords are not shown, not recalled by the arrow keys, not in the history file", async () => {
     const command = `stty cols 120; exec "${process.execPath}" "${GSQL_BIN}" --host http://127.0.0.1:${server.gsqlPort}`;
     const child = spawn("script", ["-qfec", command, "/dev/null"], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, HOME: home } });
     let out = "";
@@ -53,6 +53,24 @@ describe("gsql shell on a terminal: secrets stay hidden", function () {
       at = await until("tty_user", at);
       child.stdin.write(UP);
       at = await until("CREATE USER", at);
+      // An ACL password typed in the command: the line stays out of the history.
+      child.stdin.write('\x15ALTER USER tty_user ACL PASSWORD SET "Acl-Typed-5"\r');
+      at = await until('ACL password of user "tty_user" has been set.', at);
+      // Asked for in dialogs: neither answer is shown.
+      child.stdin.write("ALTER USER tty_user ACL PASSWORD\r");
+      at = await until("Current ACL Password : ", at);
+      child.stdin.write("Acl-Typed-5\r");
+      at = await until("New ACL Password : ", at);
+      child.stdin.write("Acl-Typed-6\r");
+      at = await until("Re-enter ACL Password : ", at);
+      child.stdin.write("Acl-Typed-6\r");
+      at = await until('ACL password of user "tty_user" has been changed.', at);
+      at = await until("GSQL > ", at);
+      child.stdin.write(UP);
+      at = await until("ALTER USER tty_user ACL PASSWORD", at);
+      // The command with the password in it is not in the history: up goes past it.
+      child.stdin.write(UP);
+      at = await until("GSQL > tty_user", at);
       child.stdin.write("\x15exit\r");
       await closed;
     } finally {
@@ -64,5 +82,8 @@ describe("gsql shell on a terminal: secrets stay hidden", function () {
     const history = readFileSync(join(home, ".wasmgraph", "gsql_history"), "utf8");
     expect(history).to.include("CREATE USER");
     expect(history).not.to.include("Hidden-Pa55");
+    expect(out).not.to.include("Acl-Typed-6");
+    expect(history).to.include("ALTER USER tty_user ACL PASSWORD\n");
+    expect(history).not.to.include("Acl-Typed");
   });
 });
