@@ -12,8 +12,8 @@ import { emptyCatalogState, type CatalogState } from "../catalog/catalog-state.j
 import { Deadline } from "./deadline.js";
 import { applyDeleteEdges, applyDeleteVertices, applyDeleteVerticesByType } from "./delete-apply.js";
 import { EngineError, graphNotFound, invalidRequest } from "./engine-error.js";
-import { applyUpsert, type UpsertOutcome } from "./upsert-apply.js";
-import { upsertItemsFromText } from "./upsert-body.js";
+import { applyUpsert, applyUpsertBatch, type UpsertOutcome } from "./upsert-apply.js";
+import { upsertBatchFromText } from "./upsert-reader.js";
 import { EDITION } from "../version.js";
 import type { LoadingJobPlan } from "../loading/plan.js";
 import { applyLoadBatch, type BatchOutcome } from "../loading/apply-batch.js";
@@ -41,6 +41,7 @@ export interface CommandResults {
   catalog: void;
   auth: void;
   upsert: UpsertOutcome;
+  "upsert-batch": UpsertOutcome;
   "upsert-text": UpsertOutcome;
   "delete-vertices": JsonOut;
   "delete-vertices-by-type": JsonOut;
@@ -263,9 +264,13 @@ export class Engine {
         return undefined;
       case "upsert":
         return applyUpsert(this.store, this.resolveGraph(command.graph), command);
+      case "upsert-batch":
+        return applyUpsertBatch(this.store, command, this.resolveGraph(command.graph));
       case "upsert-text": {
-        const items = upsertItemsFromText(command.source.text, { maxDepth: command.source.maxDepth });
-        return applyUpsert(this.store, this.resolveGraph(command.graph), { kind: "upsert", graph: command.graph, ...items, flags: command.flags });
+        // A logged REST upsert: its body read again, as the route read it.
+        const graph = this.resolveGraph(command.graph);
+        const batch = upsertBatchFromText(command.source.text, graph, this.schemaState.tuples, { maxDepth: command.source.maxDepth });
+        return applyUpsertBatch(this.store, { kind: "upsert-batch", graph: command.graph, ...batch, flags: command.flags }, graph);
       }
       case "delete-vertices":
         return applyDeleteVertices(this.store, this.resolveGraph(command.graph), command, deadline);

@@ -12,8 +12,12 @@
 //   'B'  a loading job's batch ("load-batch" command) in binary columnar form
 //        (load-batch-codec.ts); logs written before it hold such batches as 'J' or 'T',
 //        which still read back.
+//   'U'  a REST upsert ("upsert-batch" command carrying its body): the body's bytes behind a
+//        binary header (upsert-body-codec.ts), read back as an "upsert-text" command; logs
+//        written before it hold REST upserts as "upsert-text" commands in 'J' or 'T'.
 
 import { decodeLoadBatchCommand, encodeLoadBatchCommand, isLoadBatchCommand, LOAD_BATCH_FORMAT } from "./load-batch-codec.js";
+import { decodeUpsertBody, encodeUpsertBody, isUpsertWithBody, UPSERT_BODY_FORMAT } from "./upsert-body-codec.js";
 
 const PLAIN = 0x4a; // 'J'
 const TAGGED = 0x54; // 'T'
@@ -75,6 +79,7 @@ function untagged(_key: string, value: unknown): unknown {
 
 export function encodeCommand(command: CommandValue): Buffer {
   if (isLoadBatchCommand(command)) return encodeLoadBatchCommand(command);
+  if (isUpsertWithBody(command)) return encodeUpsertBody(command);
   const format = needsTags(command) ? TAGGED : PLAIN;
   const text = format === PLAIN ? JSON.stringify(command) : JSON.stringify(command, tagged);
   if (text === undefined) throw new TypeError("a logged command must be a JSON value");
@@ -88,6 +93,7 @@ export function encodeCommand(command: CommandValue): Buffer {
 export function decodeCommand(payload: Uint8Array): CommandValue {
   const bytes = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
   if (bytes[0] === LOAD_BATCH_FORMAT) return decodeLoadBatchCommand(payload) as unknown as CommandValue;
+  if (bytes[0] === UPSERT_BODY_FORMAT) return decodeUpsertBody(payload) as unknown as CommandValue;
   const text = bytes.toString("utf8", 1);
   switch (bytes[0]) {
     case PLAIN:

@@ -75,12 +75,6 @@ export class EngineState implements PersistentState {
   }
 }
 
-/** What the log records for a command: an upsert read from a request body, as that body. */
-export function loggedForm(command: EngineCommand): EngineCommand {
-  if (command.kind !== "upsert" || !command.source) return command;
-  return { kind: "upsert-text", graph: command.graph, source: command.source, flags: command.flags };
-}
-
 /**
  * Recovers the engine from the data directory `dir` and attaches the log, so that from now
  * on every applied command is recorded before its request is answered.
@@ -97,6 +91,6 @@ export async function openDurableEngine(
   }
   const recovered = await recover(dir, new EngineState(engine, options), options);
   const { persistence } = recovered;
-  engine.commandLog = { prepare: (command) => persistence.prepare(loggedForm(command) as unknown as CommandValue) };
+  engine.commandLog = { prepare: (command) => persistence.prepare(command as unknown as CommandValue) };
   return recovered;
 }

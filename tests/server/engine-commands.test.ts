@@ -38,7 +38,7 @@ describe("engine commands: logged, encoded, replayed", () => {
     expect((await t.request("DELETE", "/graph/social/vertices/Person?filter=age<0&sort=age&limit=3")).status).to.equal(200);
     expect((await t.request("POST", "/graph/social", '{"vertices":{"Person":{"c":{}}}}')).status).to.equal(200);
     const kinds = log.map((line) => (JSON.parse(line) as EngineCommand).kind);
-    expect(kinds).to.deep.equal(["define-schema", "upsert", "upsert", "delete-vertices", "delete-edges", "delete-vertices", "upsert"]);
+    expect(kinds).to.deep.equal(["define-schema", "upsert-batch", "upsert-batch", "delete-vertices", "delete-edges", "delete-vertices", "upsert-batch"]);
     expect(log[2]).to.contain('{"$bigint":"9223372036854775800"}');
 
     const replayed = new Engine();

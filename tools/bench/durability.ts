@@ -18,6 +18,7 @@ import { WriteAheadLog } from "../../server/persist/wal/write-ahead-log.js";
 import type { DatabaseSchema } from "../../runtime-wasm/schema/types.js";
 import type { BenchReport, BenchSuite } from "./run.js";
 import { rmat } from "./rmat.js";
+import { processCpuMillis } from "./machine.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CLI = path.resolve(HERE, "../cli/wasmgraph.js");
@@ -247,15 +248,6 @@ function startServer(argv: string[]): Promise<BenchServer> {
   });
 }
 
-function processCpuMillis(pid: number): number | undefined {
-  try {
-    // Fields 14 and 15 of /proc/PID/stat: user and system time in clock ticks (100 per second).
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return undefined;
-  }
-}
 
 async function post(base: string, url: string, body: string): Promise<void> {
   const r = await fetch(base + url, { method: "POST", body });

@@ -1,4 +1,5 @@
 // The machine facts every bench report starts with, so figures can be compared fairly.
+import { readFileSync } from "node:fs";
 import os from "node:os";
 
 export interface MachineInfo {
@@ -25,4 +26,15 @@ export function machineInfo(): MachineInfo {
 export function machineBanner(): string {
   const m = machineInfo();
   return `machine: ${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.platform}, node ${m.node}, ${m.date}`;
+}
+
+/** Processor time a process used so far, every thread (Linux /proc), unaffected by other load; undefined elsewhere. */
+export function processCpuMillis(pid: number): number | undefined {
+  try {
+    // Fields 14 and 15 of /proc/PID/stat: user and system time in clock ticks (100 per second).
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
 }

@@ -59,18 +59,27 @@ async function main(): Promise<void> {
  * The peer of the REST upsert numbers: the same vertices and edges given to a fresh store
  * directly, as batch objects, in batches of the same size (no HTTP, no JSON).
  */
-function rawStoreRates(vertices: number, edges: number): { verticesPerSecond: number; edgesPerSecond: number } {
+function rawStoreRates(vertices: number, edges: number): { verticesPerSecond: number; edgesPerSecond: number; verticesPerCpuSecond: number; edgesPerCpuSecond: number } {
   const store = createStore(BENCH_SCHEMA, { initialBytes: 256 * 1024 * 1024 });
+  const cpu = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1e6;
+  };
   let seconds = 0;
+  let cpuSeconds = 0;
   for (let i = 0; i < vertices; i += 10_000) {
     const n = Math.min(10_000, vertices - i);
     const batch = Array.from({ length: n }, (_, k) => ({ type: "Person", id: `p${i + k}`, attributes: [{ name: "age", value: BigInt((i + k) % 90) }, { name: "score", value: (i + k) / 7 }] }));
     const t0 = performance.now();
+    const c0 = cpu();
     store.upsert({ vertices: batch });
     seconds += (performance.now() - t0) / 1000;
+    cpuSeconds += cpu() - c0;
   }
   const verticesPerSecond = vertices / seconds;
+  const verticesPerCpuSecond = vertices / cpuSeconds;
   seconds = 0;
+  cpuSeconds = 0;
   for (let first = 0; first < edges; first += 100_000) {
     const n = Math.min(100_000, edges - first);
     const batch: EdgeUpsert[] = [];
@@ -79,10 +88,12 @@ function rawStoreRates(vertices: number, edges: number): { verticesPerSecond: nu
       batch.push({ type: "follows", from: { type: "Person", id: `p${Math.floor(j / 10) % vertices}` }, to: { type: "Person", id: `p${dst}` } });
     }
     const t0 = performance.now();
+    const c0 = cpu();
     store.upsert({ edges: batch });
     seconds += (performance.now() - t0) / 1000;
+    cpuSeconds += cpu() - c0;
   }
-  return { verticesPerSecond, edgesPerSecond: edges / seconds };
+  return { verticesPerSecond, edgesPerSecond: edges / seconds, verticesPerCpuSecond, edgesPerCpuSecond: edges / cpuSeconds };
 }
 
 /**

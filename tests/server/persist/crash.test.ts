@@ -12,6 +12,8 @@ import os from "node:os";
 import path from "node:path";
 import { Engine } from "../../../server/engine/engine.js";
 import { openDurableEngine } from "../../../server/persist/engine-state.js";
+import { UPSERT_BODY_FORMAT } from "../../../server/persist/upsert-body-codec.js";
+import { scanSegment } from "../../../server/persist/wal/segment-scan.js";
 import { mulberry32 } from "../../../tools/bench/rmat.js";
 import {
   CRASH_SCHEMA, CrashModel, GRAPH, LOAD_JOB, WRITERS, catalogText, counterId, createBody, loadBody,
@@ -209,6 +211,27 @@ async function lockHolder(dir: string, previous: number): Promise<number> {
   }
 }
 
+/**
+ * REST upserts ('U' records) in the log a kill left behind, for the check that the kills
+ * did land on them. A lower bound: the standby taking over may trim or extend the log while
+ * it is read, and what cannot be read then is not counted.
+ */
+async function upsertRecordsInLog(dir: string): Promise<number> {
+  const wal = path.join(dir, "wal");
+  const names = (await fsp.readdir(wal).catch(() => [] as string[])).filter((n) => n.endsWith(".wal")).sort();
+  let count = 0;
+  for (const name of names) {
+    try {
+      const bytes = await fsp.readFile(path.join(wal, name));
+      const scan = scanSegment(bytes, name, Number(name.slice(0, -4)), true);
+      count += scan.records.filter((r) => r.payload[0] === UPSERT_BODY_FORMAT).length;
+    } catch {
+      // Removed or being written by the server that took over: not counted.
+    }
+  }
+  return count;
+}
+
 describe("persist: crash tests (SIGKILL at random moments)", function () {
   // About a minute on an idle 2-core machine; generous so a loaded machine does not fail it.
   this.timeout(600_000);
@@ -232,6 +255,7 @@ describe("persist: crash tests (SIGKILL at random moments)", function () {
     let kills = 0;
     const takeover: number[] = [];
     let killsWhileStarting = 0;
+    let upsertRecordsAtKills = 0;
     const problems: string[] = [];
     try {
       const counters = Object.fromEntries(Array.from({ length: WRITERS }, (_, w) => [counterId(w), { n: { value: 0 }, round: { value: -1 } }]));
@@ -268,6 +292,7 @@ describe("persist: crash tests (SIGKILL at random moments)", function () {
         await sleep(random() * 15);
         current.child.kill("SIGKILL");
         await current.exited;
+        upsertRecordsAtKills += await upsertRecordsInLog(dir);
         await Promise.all([...writers, catalog]);
         kills++;
         if (problems.length) throw new Error(problems.join("\n"));
@@ -307,6 +332,7 @@ describe("persist: crash tests (SIGKILL at random moments)", function () {
     expect(model.unknownApplied + model.unknownLost, "requests cut off by a kill").to.be.greaterThan(ROUNDS / 4);
     expect(model.retired.size, "permanently deleted ids").to.be.greaterThan(0);
     expect(killsWhileStarting, "kills during start-up").to.be.greaterThan(0);
+    expect(upsertRecordsAtKills, "REST upsert records in the log at the kills").to.be.greaterThan(ROUNDS);
     if (ROUNDS >= 20) {
       expect(model.catalogAcked, "acknowledged catalog changes").to.be.greaterThan(0);
       expect(model.addedTypes.size, "schema changes kept").to.be.greaterThan(0);
