@@ -131,6 +131,19 @@ export function edgeRecordTypeName(qe: QueryEmitter, record: Expr): Expr {
   return m.call(helperName, [record], "i64");
 }
 
+/** Whether an EDGE value (record) is of a directed type, as a BOOL (false for no edge). */
+export function edgeRecordDirected(qe: QueryEmitter, record: Expr): Expr {
+  const cx = qe.cx;
+  const m = qe.m;
+  const directed = [...qe.view.edgeByName.values()].filter((e) => e.directed);
+  const helperName = cx.helper("edge_is_directed", [{ name: "r", type: "i32" }], "i32", (f) => {
+    const ord = f.local("i32", "ord");
+    const test = directed.map((e) => m.eq("i32", ord.get(), edgeTypeOrdinal(cx, qe.edgeTypeKey(e.name)))).reduce((a, b) => m.or("i32", a, b), m.i32(0));
+    return [m.if(m.eqz("i32", f.param(0).get()), m.return(m.i32(0))), ord.set(m.load("i32", f.param(0).get(), EdgeRecord.type)), test];
+  });
+  return m.call(helperName, [record], "i32");
+}
+
 /**
  * The primary id of a vertex as a STRING (`to_string(v)`): its type's id column read at the
  * vertex's local slot, numbers formatted as PRINT shows them; "" for no vertex.

@@ -18,9 +18,9 @@ import { formatToString, numOp, NumOp, strOp, StrOp } from "./emit-strings.js";
 import { bitsOf, defaultValue, makeTuple } from "./emit-values.js";
 import { convert, emitExpr } from "./emit-expr.js";
 import { vsetCount } from "./emit-vset.js";
-import { neighbors } from "./emit-neighbors.js";
+import { edgeBag } from "./emit-neighbors.js";
 import { emitPrintln } from "./emit-file.js";
-import { vertexIdText } from "./emit-attr.js";
+import { edgeRecordDirected, vertexIdText } from "./emit-attr.js";
 import type { Expr } from "./module.js";
 import { UnsupportedError, type QueryEmitter } from "./query-emitter.js";
 import { wasmType } from "./wasm-types.js";
@@ -283,10 +283,12 @@ export function emitMethod(qe: QueryEmitter, x: MethodExpr): Expr {
   if (receiver === "file" && lname === "println") return emitPrintln(qe, x.target, x.args);
   if ((receiver === "vertex" || receiver === "edge") && lname === "getattr") return emitGetAttr(qe, x, receiver);
   if (receiver === "vertex") return vertexMethod(qe, x, lname);
+  // v.neighbors(...).filter(cond) and the attribute forms (the binder allows no other receiver)
+  if (x.method === "bag.filter" && x.target.e === "method" && x.target.method.startsWith("vertex.")) return vertexMethod(qe, x.target, x.target.method.slice(7).toLowerCase(), x.args[0]);
   if (receiver === "edge" && lname === "isdirected") {
     const edge = x.target.e === "var" ? qe.clause.edges.get(x.target.id) : undefined;
     if (edge) return m.i32(edge.directed ? 1 : 0);
-    throw new UnsupportedError("isDirected() of an edge value");
+    return edgeRecordDirected(qe, target());
   }
   if (receiver === "jsonobject" || receiver === "jsonarray") return emitJsonMethod(qe, x, receiver, lname);
   if (acc === undefined) throw new UnsupportedError(`the method ${x.method}`);
@@ -420,8 +422,12 @@ function bagRemove(qe: QueryEmitter, a: Extract<IrAccum, { a: "list" | "set" | "
   );
 }
 
-/** Vertex functions: outdegree([types]) (types constant or named at run time), neighbors([types]). */
-function vertexMethod(qe: QueryEmitter, x: MethodExpr, name: string): Expr {
+/**
+ * Vertex functions: outdegree([types]) (types constant or named at run time), and the
+ * edge walks neighbors([types]), neighborAttribute(E, T, attr), edgeAttribute(E, attr),
+ * with the condition of a `.filter(...)` after them.
+ */
+function vertexMethod(qe: QueryEmitter, x: MethodExpr, name: string, filter?: IrExpr): Expr {
   const m = qe.m;
   const cx = qe.cx;
   const dynamic = x.args[0] !== undefined && x.args[0].e !== "const" && name === "outdegree";
@@ -461,10 +467,31 @@ function vertexMethod(qe: QueryEmitter, x: MethodExpr, name: string): Expr {
       );
     }
     case "neighbors":
-      return neighbors(qe, emitExpr(qe, x.target), types.map((t) => t.key));
+      return edgeBag(qe, { vertex: emitExpr(qe, x.target), edgeTypes: types.map((t) => t.name), element: { kind: "neighbor" }, elementType: { t: "vertex" }, filter });
+    case "neighborattribute":
+      return edgeBag(qe, {
+        vertex: emitExpr(qe, x.target),
+        edgeTypes: types.map((t) => t.name),
+        element: { kind: "neighborAttribute", targetType: constantName(x.args[1], name), attr: constantName(x.args[2], name) },
+        elementType: bagElement(x.type),
+        filter,
+      });
+    case "edgeattribute":
+      return edgeBag(qe, { vertex: emitExpr(qe, x.target), edgeTypes: types.map((t) => t.name), element: { kind: "edgeAttribute", attr: constantName(x.args[1], name) }, elementType: bagElement(x.type), filter });
     default:
       throw new UnsupportedError(`the vertex function ${name}()`);
   }
+}
+
+/** A type or attribute name argument of a vertex function: a constant STRING. */
+function constantName(a: IrExpr | undefined, fn: string): string {
+  if (a?.e === "const" && typeof a.value === "string") return a.value;
+  throw new UnsupportedError(`a type or attribute name given by a variable in ${fn}()`);
+}
+
+function bagElement(t: IrType): IrType {
+  if (t.t === "accum" && t.accum.a === "bag") return t.accum.elem;
+  throw new Error("a vertex function's result is not a bag");
 }
 
 /**

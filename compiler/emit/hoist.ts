@@ -42,6 +42,8 @@ export function sourceInvariants(body: IrStmt[], source: number, locals: Set<num
     // the right side of AND/OR and CASE branches are not always evaluated
     if (x.e === "binary" && (x.op === "and" || x.op === "or")) return visit(x.left);
     if (x.e === "cond") return;
+    // a `.filter(cond)` condition runs per edge, with aliases of its own
+    if (isEdgeFilter(x)) return visit(x.target);
     for (const c of childExprs(x)) visit(c);
   };
   for (const s of body) {
@@ -98,10 +100,16 @@ export function whereInvariants(where: IrExpr, source: number, locals: Set<numbe
       found.push(x);
       return;
     }
+    if (isEdgeFilter(x)) return visit(x.target);
     for (const c of childExprs(x)) visit(c);
   };
   visit(where);
   return found;
+}
+
+/** `v.neighbors(...).filter(cond)` and the like: `cond` reads aliases bound per edge. */
+export function isEdgeFilter(x: IrExpr): x is Extract<IrExpr, { e: "method" }> {
+  return x.e === "method" && x.method === "bag.filter";
 }
 
 function referencesSource(x: IrExpr, source: number): boolean {

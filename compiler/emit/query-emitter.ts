@@ -155,6 +155,11 @@ export class QueryEmitter {
     };
   }
 
+  /** Whether the variable has storage now (a global, or a local bound in this function). */
+  hasStorage(id: number): boolean {
+    return this.storage.has(id);
+  }
+
   readVar(id: number): Expr {
     const s = this.storageOf(id);
     return s.kind === "global" ? this.m.globalGet(s.name, s.type) : s.local.get();

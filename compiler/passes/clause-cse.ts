@@ -87,6 +87,8 @@ class ClauseCse {
       if (g) g.uses.push(index);
       else open.set(key, { expr: x, uses: [index] });
     }
+    // a `.filter(cond)` after neighbors() and the like: cond reads aliases bound per edge
+    if (x.e === "method" && x.method === "bag.filter") return this.collect(x.target, index, open);
     for (const c of childExprs(x)) this.collect(c, index, open);
   }
 
