@@ -2,7 +2,7 @@
 // conversions, aggregates, vertex functions, and the accessor and mutator methods of the
 // accumulators. Pure arithmetic runs in WebAssembly; transcendental math, text and calendar
 // work are host calls (see the ABI).
-import { emitGetAttr } from "./emit-get-attr.js";
+import { emitGetAttr, emitSetAttr } from "./emit-get-attr.js";
 import { selectVertex, toVertex, toVertexSet } from "./emit-vertex-lookup.js";
 import { emitJsonMethod, emitParseJson } from "./emit-json.js";
 import { DatetimeOp, FormatKind, MathOp, RuntimeError } from "../../runtime-wasm/query/abi.js";
@@ -282,6 +282,7 @@ export function emitMethod(qe: QueryEmitter, x: MethodExpr): Expr {
   if (receiver === "vertexSet" && lname === "size") return m.convert("i32", "i64", vsetCount(cx, target()), true);
   if (receiver === "file" && lname === "println") return emitPrintln(qe, x.target, x.args);
   if ((receiver === "vertex" || receiver === "edge") && lname === "getattr") return emitGetAttr(qe, x, receiver);
+  if ((receiver === "vertex" || receiver === "edge") && lname === "setattr") return emitSetAttr(qe, x, receiver);
   if (receiver === "vertex") return vertexMethod(qe, x, lname);
   // v.neighbors(...).filter(cond) and the attribute forms (the binder allows no other receiver)
   if (x.method === "bag.filter" && x.target.e === "method" && x.target.method.startsWith("vertex.")) return vertexMethod(qe, x.target, x.target.method.slice(7).toLowerCase(), x.args[0]);

@@ -14,7 +14,6 @@ const CORPUS = join(SOURCE_DIR, "..", "corpus");
 /** query name → the error it gives today. */
 const NOT_YET: Record<string, string> = {
   accumulators: "not supported by this version of the compiler: the method array.reallocate",
-  expressions: "not supported by this version of the compiler: the vertex function edgeattribute()",
 };
 
 describe("back end: the corpus compiles", function () {

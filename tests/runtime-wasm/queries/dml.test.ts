@@ -1,7 +1,7 @@
 // Data modification in queries (gsql-semantics §5): writes are invisible to the query that
 // makes them and visible to later queries; inserts upsert; deletes take edges along.
 import { expect } from "chai";
-import { closeSharedRuntime, createDatabase, runGsql } from "./gsql-harness.js";
+import { closeSharedRuntime, compileGsql, createDatabase, runGsql } from "./gsql-harness.js";
 import { SAMPLE_DATA, SAMPLE_DDL } from "./sample-graph.js";
 
 describe("query data modification", function () {
@@ -32,6 +32,37 @@ describe("query data modification", function () {
     ]);
     const weights = db.store.read((s) => [...s.edges(s.lookup("P", "a")!, { type: "Knows" })].map((e) => s.edgeAttribute(e, "w")));
     expect(weights).to.deep.equal([10n, 20n]);
+  });
+
+  it("setAttr() by a constant name writes as an assignment does, converting nothing", async () => {
+    const db = createDatabase(SAMPLE_DDL, SAMPLE_DATA);
+    const first = await ok(
+      db,
+      `CREATE QUERY w() FOR GRAPH G SYNTAX V1 {
+         S = {P.*};
+         S = SELECT s FROM S:s -(Knows:e)-> P:t WHERE s.name == "Ann"
+             ACCUM e.setAttr("w", e.w + 40), e.setAttr("nope", 1)
+             POST-ACCUM s.setAttr("age", s.age * 2), s.setAttr("name", "Ann-" + s.name);
+         PRINT S[S.age, S.name];
+       }`,
+    );
+    // invisible to the query that writes
+    expect(first).to.deep.equal([{ S: [{ v_id: "a", v_type: "P", attributes: { "S.age": 30, "S.name": "Ann" } }] }]);
+    expect(db.store.read((s) => [...s.vertices("P")].map((v) => [s.attribute(v, "name"), s.attribute(v, "age")]))).to.deep.equal([
+      ["Ann-Ann", 60n],
+      ["Bob", 25n],
+      ["Cid", 35n],
+    ]);
+    const weights = db.store.read((s) => [...s.edges(s.lookup("P", "a")!, { type: "Knows" })].map((e) => s.edgeAttribute(e, "w")));
+    expect(weights).to.deep.equal([41n, 42n]);
+    // a value of another type than the stored one is not converted: the query does not compile
+    let error = "";
+    try {
+      await compileGsql(db, 'CREATE QUERY bad() FOR GRAPH G SYNTAX V1 { S = {P.*}; S = SELECT s FROM S:s POST-ACCUM s.setAttr("age", 1.5); }');
+    } catch (e) {
+      error = (e as Error).message;
+    }
+    expect(error).to.equal("not supported by this version of the compiler: setAttr() of the INT attribute age with a DOUBLE value");
   });
 
   it("INSERT INTO vertices and edges; DELETE a vertex takes its edges", async () => {
