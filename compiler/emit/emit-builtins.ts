@@ -424,14 +424,14 @@ function bagRemove(qe: QueryEmitter, a: Extract<IrAccum, { a: "list" | "set" | "
 }
 
 /**
- * Vertex functions: outdegree([types]) (types constant or named at run time), and the
- * edge walks neighbors([types]), neighborAttribute(E, T, attr), edgeAttribute(E, attr),
- * with the condition of a `.filter(...)` after them.
+ * Vertex functions: outdegree([types]), and the edge walks neighbors([types]),
+ * neighborAttribute(E, T, attr), edgeAttribute(E, attr) with the condition of a
+ * `.filter(...)` after them. outdegree's and neighbors' types may be named at run time.
  */
 function vertexMethod(qe: QueryEmitter, x: MethodExpr, name: string, filter?: IrExpr): Expr {
   const m = qe.m;
   const cx = qe.cx;
-  const dynamic = x.args[0] !== undefined && x.args[0].e !== "const" && name === "outdegree";
+  const dynamic = x.args[0] !== undefined && x.args[0].e !== "const" && (name === "outdegree" || name === "neighbors");
   const types = dynamic ? [...qe.view.edgeByName.values()].map((e) => ({ key: e.key, name: e.name })) : edgeTypesArgument(qe, x.args[0]);
   // Edge types named at run time (a STRING or a collection of names): each type counts when named.
   const named = (typeName: string, degree: Expr): Expr => {
@@ -468,7 +468,14 @@ function vertexMethod(qe: QueryEmitter, x: MethodExpr, name: string, filter?: Ir
       );
     }
     case "neighbors":
-      return edgeBag(qe, { vertex: emitExpr(qe, x.target), edgeTypes: types.map((t) => t.name), element: { kind: "neighbor" }, elementType: { t: "vertex" }, filter });
+      return edgeBag(qe, {
+        vertex: emitExpr(qe, x.target),
+        edgeTypes: types.map((t) => t.name),
+        element: { kind: "neighbor" },
+        elementType: { t: "vertex" },
+        filter,
+        ...(dynamic ? { walked: (typeName: string) => named(typeName, m.i32(1)) } : {}),
+      });
     case "neighborattribute":
       return edgeBag(qe, {
         vertex: emitExpr(qe, x.target),

@@ -33,6 +33,8 @@ export interface EdgeBagWalk {
   elementType: IrType;
   /** The `.filter(...)` condition, when one follows the call. */
   filter?: IrExpr;
+  /** Edge types named at run time: whether the type is walked (an i32 test). */
+  walked?: (edgeTypeName: string) => Expr;
 }
 
 /** The bag of one element per out/undirected edge of the vertex (see the file header). */
@@ -87,7 +89,8 @@ export function edgeBag(qe: QueryEmitter, walk: EdgeBagWalk): Expr {
           m.nop(),
           ...walk.edgeTypes.map((name) => {
             const adjacency = adjacencyHeader(cx, edgeTypeHeader(cx, qe.edgeTypeKey(name)), "out", ord.get());
-            return walkEdges(qe, f, { adjacency, local: () => local.get(), target, edgeId: eidNeeded ? eid : undefined }, () => perEdge(name));
+            const loop = walkEdges(qe, f, { adjacency, local: () => local.get(), target, edgeId: eidNeeded ? eid : undefined }, () => perEdge(name));
+            return walk.walked ? m.if(walk.walked(name), loop) : loop;
           }),
         ),
       ),
