@@ -3,7 +3,7 @@
 // placement rules of mutator methods.
 import type { AstCall, AstExpr, AstMethodCall } from "../ast/index.js";
 import type { SourceRange } from "../diagnostics/index.js";
-import type { BoundExpr } from "./bound.js";
+import type { AliasDecl, BoundExpr } from "./bound.js";
 import { argFits, lookupFunction, lookupMethod, type ArgKind, type BuiltinFunction, type BuiltinMethod } from "./builtins.js";
 import { bindExpr, convertTo, errorExpr } from "./bind-expr.js";
 import { LEVEL_NAMES, type QueryContext } from "./context.js";
@@ -206,13 +206,17 @@ function bindFilter(cx: QueryContext, target: Extract<BoundExpr, { kind: "method
     return errorExpr(e.range);
   }
   const cond = cx.inBlock(() => {
+    const own: AliasDecl[] = [];
     for (const n of edgeNames) {
-      cx.scope.names.set(n, { declKind: "alias", id: cx.newId(), name: n, range: e.range, role: "edge", types: [n], anyType: false });
+      own.push({ declKind: "alias", id: cx.newId(), name: n, range: e.range, role: "edge", types: [n], anyType: false });
     }
     if (vertexName && cx.view.vertexType(vertexName)) {
-      cx.scope.names.set(vertexName, { declKind: "alias", id: cx.newId(), name: vertexName, range: e.range, role: "vertex", types: [vertexName], anyType: false });
+      own.push({ declKind: "alias", id: cx.newId(), name: vertexName, range: e.range, role: "vertex", types: [vertexName], anyType: false });
     }
+    for (const a of own) cx.scope.names.set(a.name, a);
     const c = bindExpr(cx, e.args[0]!);
+    // the condition's own aliases are no uses of the SELECT's aliases (an edge alias in POST-ACCUM, two vertex aliases in one statement)
+    for (const a of own) cx.select?.used.delete(a);
     if (c.type.kind !== "error" && !(c.type.kind === "primitive" && c.type.name === "BOOL")) cx.error("GSQL3005", e.args[0]!.range, { actual: typeToString(c.type) });
     return c;
   });

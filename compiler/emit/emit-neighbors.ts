@@ -43,7 +43,7 @@ export function edgeBag(qe: QueryEmitter, walk: EdgeBagWalk): Expr {
   const cx = qe.cx;
   const f = qe.f;
   const { element, elementType } = walk;
-  if (elementType.t !== "scalar" && elementType.t !== "vertex") throw new UnsupportedError(`a bag of ${elementType.t} attribute values`);
+  if (elementType.t !== "scalar" && elementType.t !== "vertex") throw new UnsupportedError(`${element.kind}() of a collection or tuple attribute`);
   const bagType: IrAccum = { a: "bag", elem: elementType };
   const v = f.local("i32", "v");
   const cell = f.local("i32", "bag");
