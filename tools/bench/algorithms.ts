@@ -17,6 +17,7 @@ import { analyzeSource } from "../../compiler/front-end.js";
 import { compileQuery } from "../../compiler/back-end.js";
 import { createStore, type GraphStore } from "../../runtime-wasm/store/index.js";
 import { QueryRuntime, type QueryArgument } from "../../runtime-wasm/query/query-runtime.js";
+import { compileQueryModule } from "../../runtime-wasm/query/compile-module.js";
 import { algorithm, renderQuery } from "../algorithms/library.js";
 import { mulberry32, rmat } from "./rmat.js";
 import { graphologyAlgorithms } from "./algorithm-peers-graphology.js";
@@ -92,7 +93,7 @@ async function install(name: string) {
   const errors = fe.log.diagnostics.filter((d) => d.severity === "error");
   if (errors.length) throw new Error(`${name} does not compile: ${errors[0].message}`);
   const compiled = compileQuery(fe.bound!.queries.at(-1)!, fe.bound!.schema, 1);
-  return { module: await WebAssembly.compile(compiled.bytes as Uint8Array<ArrayBuffer>), manifest: compiled.manifest };
+  return { module: await compileQueryModule(compiled.bytes), manifest: compiled.manifest };
 }
 
 /** Number of communities and modularity of louvain's printed partition (`All.@cid` per vertex). */
