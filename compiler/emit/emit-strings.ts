@@ -2,7 +2,7 @@
 // (high 32 bits) of UTF-8 bytes anywhere in the graph memory: a string constant, a stored
 // attribute, or text the run built in its arena. Comparison, hashing and concatenation run
 // in WebAssembly; the rarer text functions are host calls (StrOp, NumOp in the ABI).
-import { NumOp, StrOp, type FormatKind } from "../../runtime-wasm/query/abi.js";
+import { FormatKind, NumOp, StrOp } from "../../runtime-wasm/query/abi.js";
 import { G, type EmitContext } from "./context.js";
 import { alloc } from "./emit-arena.js";
 import type { Expr } from "./module.js";
@@ -192,7 +192,44 @@ export function numOp(cx: EmitContext, op: NumOp, a: Expr, b: Expr = cx.m.i64(0)
 
 /** A scalar value as text (FormatKind; `bits` is the i64 image of the value). */
 export function formatToString(cx: EmitContext, kind: FormatKind, bits: Expr): Expr {
+  if (kind === FormatKind.Int || kind === FormatKind.Uint) return formatInteger(cx, bits, kind === FormatKind.Int);
   return takeHostText(cx, cx.host("format", [cx.m.i32(kind), bits]));
+}
+
+/**
+ * An INT or UINT as decimal text, written in WebAssembly: to_string of a vertex's numeric
+ * id, or a number joined to a string, runs once per vertex or edge in path-building
+ * queries, where a host call per value (and the copy of its text back) dominated.
+ */
+function formatInteger(cx: EmitContext, bits: Expr, signed: boolean): Expr {
+  const m = cx.m;
+  const name = cx.helper(signed ? "format_int" : "format_uint", [{ name: "bits", type: "i64" }], "i64", (f) => {
+    const value = f.param(0);
+    const rest = f.local("i64", "rest");
+    const end = f.local("i32", "end");
+    const at = f.local("i32", "at");
+    const negative = f.local("i32", "negative");
+    // 20 digits hold any u64; one more byte for the sign
+    return [
+      end.set(m.add("i32", alloc(cx, m.i32(24)), m.i32(24))),
+      at.set(end.get()),
+      negative.set(signed ? m.lt("i64", value.get(), m.i64(0)) : m.i32(0)),
+      // |INT64_MIN| is 2^63, which the unsigned division below handles
+      rest.set(m.select(negative.get(), m.sub("i64", m.i64(0), value.get()), value.get())),
+      m.loop(
+        "digit",
+        m.block(null, [
+          at.set(m.sub("i32", at.get(), m.i32(1))),
+          m.storeNarrow("i32", 8, at.get(), m.add("i32", m.i32(48), m.convert("i64", "i32", m.rem("i64", rest.get(), m.i64(10), true)))),
+          rest.set(m.div("i64", rest.get(), m.i64(10), true)),
+          m.brIf("digit", m.ne("i64", rest.get(), m.i64(0))),
+        ]),
+      ),
+      m.if(negative.get(), m.seq(at.set(m.sub("i32", at.get(), m.i32(1))), m.storeNarrow("i32", 8, at.get(), m.i32(45)))),
+      strMake(cx, at.get(), m.sub("i32", end.get(), at.get())),
+    ];
+  });
+  return m.call(name, [bits], "i64");
 }
 
 export { NumOp, StrOp };

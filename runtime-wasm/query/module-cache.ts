@@ -3,6 +3,7 @@
 // so each installed query is compiled once and the same WebAssembly.Module goes to every run
 // and every worker thread (modules cross threads by reference).
 import { createHash } from "node:crypto";
+import { compileQueryModule } from "./compile-module.js";
 
 interface Entry {
   digest: string;
@@ -17,7 +18,7 @@ export class ModuleCache {
     const digest = createHash("sha256").update(bytes).digest("hex");
     const hit = this.entries.get(key);
     if (hit !== undefined && hit.digest === digest) return hit.module;
-    const module = WebAssembly.compile(bytes as Uint8Array<ArrayBuffer>);
+    const module = compileQueryModule(bytes);
     const entry = { digest, module };
     this.entries.set(key, entry);
     // A failed compile must not stay cached.

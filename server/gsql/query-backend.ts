@@ -3,6 +3,7 @@
 // WebAssembly engine, and the batch made live in `InstalledQueries` only when every query
 // of it compiled. GET /query/{graph}/{name} runs what InstalledQueries holds.
 import { createHash } from "node:crypto";
+import { compileQueryModule } from "../../runtime-wasm/query/compile-module.js";
 import type { OptimizeLevel } from "../../compiler/back-end.js";
 import type { DatabaseSchema } from "../../runtime-wasm/schema/types.js";
 import type { QueryManifest } from "../../runtime-wasm/query/manifest.js";
@@ -108,7 +109,7 @@ export function backendQueryServices(engine: Engine, installed: InstalledQueries
           const bound = item.bound as BoundQuery;
           const callees = calleesOf(bound, item.graph, (name) => boundIn(batch, installed, item.graph, name));
           const out = await compileOrReuse(modules, bound, callees, engine.schema, level as OptimizeLevel);
-          module = await WebAssembly.compile(out.bytes as Uint8Array<ArrayBuffer>);
+          module = await compileQueryModule(out.bytes);
           manifest = out.manifest;
         } catch (err) {
           throw new Error(`The query ${item.name} could not be compiled: ${err instanceof Error ? err.message : String(err)}`);
@@ -175,7 +176,7 @@ async function interpret(engine: Engine, runtime: LazyQueryRuntime, graph: strin
   try {
     const { compileQuery } = await loadBackEnd();
     const out = compileQuery(bound, engine.schema, 1);
-    compiled = { module: await WebAssembly.compile(out.bytes as Uint8Array<ArrayBuffer>), manifest: out.manifest };
+    compiled = { module: await compileQueryModule(out.bytes), manifest: out.manifest };
   } catch (err) {
     return envelope(true, `The query could not be compiled: ${err instanceof Error ? err.message : String(err)}`, "[]");
   }

@@ -236,6 +236,32 @@ describe("algorithm library: Louvain", function () {
     });
   }
 
+  it("several levels: a ring of 30 five-cliques keeps every clique whole and merges neighbours", async () => {
+    const ring: [number, number][] = [];
+    for (let c = 0; c < 30; c++) {
+      for (let i = 0; i < 5; i++) for (let j = i + 1; j < 5; j++) ring.push([5 * c + i, 5 * c + j]);
+      ring.push([5 * c + 4, (5 * c + 5) % 150]);
+    }
+    const g = graph(150, [], ring);
+    const found = await labels(load(g), "louvain", [], "All.@cid");
+    for (let c = 0; c < 30; c++) expect(new Set(found.slice(5 * c, 5 * c + 5)).size, `clique ${c}`).to.equal(1);
+    // level 0 finds the 30 cliques; joining neighbouring cliques raises the modularity
+    // further (the resolution limit), which only a contracted level can do
+    const communities = new Set(found).size;
+    expect(communities).to.be.below(30);
+    const cliquesAlone = modularity(g, Array.from({ length: 150 }, (_, i) => Math.floor(i / 5)));
+    const ours = modularity(g, found);
+    expect(ours).to.be.above(cliquesAlone);
+    expect(ours, `ours ${ours}, reference ${modularity(g, louvainReference(g))}`).to.be.at.least(modularity(g, louvainReference(g)) - 0.01);
+  });
+
+  it("larger planted graph: modularity close to a sequential Louvain's", async () => {
+    const g = plantedGraph(55, 12, 25, 0.3, 150);
+    const ours = modularity(g, await labels(load(g), "louvain", [], "All.@cid"));
+    const reference = modularity(g, louvainReference(g));
+    expect(ours, `ours ${ours}, reference ${reference}`).to.be.at.least(reference - 0.02);
+  });
+
   it(`random graph without structure: modularity close to a sequential Louvain's`, async () => {
     const g = randomGraph(53, 150, 400);
     const ours = modularity(g, await labels(load(g), "louvain", [], "All.@cid"));

@@ -16,11 +16,13 @@ interface Figures {
   name: string;
   seconds: Map<string, number>;
   overLimit: Map<string, number>;
+  /** The printed description of each result (louvain: its modularity). */
+  results: Map<string, string>;
   notes: string[];
 }
 
 export async function graphologyAlgorithms(g: { n: number; src: Uint32Array; dst: Uint32Array; w: Float64Array }, peersDir: string, report: BenchReport): Promise<Figures> {
-  const figures: Figures = { name: "graphology", seconds: new Map(), overLimit: new Map(), notes: [] };
+  const figures: Figures = { name: "graphology", seconds: new Map(), overLimit: new Map(), results: new Map(), notes: [] };
   const require = createRequire(join(peersDir, "package.json"));
   let lib;
   try {
@@ -49,7 +51,8 @@ export async function graphologyAlgorithms(g: { n: number; src: Uint32Array; dst
       const result = run();
       const seconds = (performance.now() - t) / 1000;
       figures.seconds.set(algorithm, seconds);
-      report.line(`${figures.name} ${algorithm}`, seconds, "s", describe(result));
+      figures.results.set(algorithm, describe(result));
+      report.line(`${figures.name} ${algorithm}`, seconds, "s", figures.results.get(algorithm));
     } catch (err) {
       figures.notes.push(`${figures.name} ${algorithm}: failed (${(err as Error).message})`);
     }

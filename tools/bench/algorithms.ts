@@ -17,6 +17,7 @@ import { analyzeSource } from "../../compiler/front-end.js";
 import { compileQuery } from "../../compiler/back-end.js";
 import { createStore, type GraphStore } from "../../runtime-wasm/store/index.js";
 import { QueryRuntime, type QueryArgument } from "../../runtime-wasm/query/query-runtime.js";
+import { compileQueryModule } from "../../runtime-wasm/query/compile-module.js";
 import { algorithm, renderQuery } from "../algorithms/library.js";
 import { mulberry32, rmat } from "./rmat.js";
 import { graphologyAlgorithms } from "./algorithm-peers-graphology.js";
@@ -92,7 +93,7 @@ export async function install(name: string, level: 0 | 1 | 2 | 3 = 1) {
   const errors = fe.log.diagnostics.filter((d) => d.severity === "error");
   if (errors.length) throw new Error(`${name} does not compile: ${errors[0].message}`);
   const compiled = compileQuery(fe.bound!.queries.at(-1)!, fe.bound!.schema, level);
-  return { module: await WebAssembly.compile(compiled.bytes as Uint8Array<ArrayBuffer>), manifest: compiled.manifest };
+  return { module: await compileQueryModule(compiled.bytes), manifest: compiled.manifest };
 }
 
 /** Number of communities and modularity of louvain's printed partition (`All.@cid` per vertex). */
@@ -115,12 +116,20 @@ function describeCommunities(g: AlgoGraph, results: string): string {
   return `${communities} communities, modularity ${(inside / twiceEdges - squares / (twiceEdges * twiceEdges)).toFixed(4)}`;
 }
 
+/** The modularity in a printed louvain description ("..., modularity 0.0851"). */
+function modularityIn(description: string | undefined): number | undefined {
+  const found = description === undefined ? null : /modularity (-?[0-9.]+)/.exec(description);
+  return found === null ? undefined : Number(found[1]);
+}
+
 /** Seconds per algorithm of one peer (undefined: not measured, with the reason in `notes`). */
 interface PeerFigures {
   name: string;
   seconds: Map<string, number>;
   /** Stopped after this many seconds. */
   overLimit: Map<string, number>;
+  /** The printed description of each result (louvain: its modularity). */
+  results: Map<string, string>;
   notes: string[];
 }
 
@@ -132,7 +141,7 @@ function graphFile(g: AlgoGraph, dir: string): string {
 }
 
 function pythonPeer(library: "igraph" | "networkx", path: string, limit: number, report: BenchReport): Promise<PeerFigures> {
-  const figures: PeerFigures = { name: library, seconds: new Map(), overLimit: new Map(), notes: [] };
+  const figures: PeerFigures = { name: library, seconds: new Map(), overLimit: new Map(), results: new Map(), notes: [] };
   const only = process.env.BENCH_ALGO_ONLY?.split(",");
   const algorithms = [...new Set(MEASURED.filter((m) => only === undefined || only.includes(m.name)).map((m) => PEER_NAME[m.name] ?? m.name))];
   return new Promise((resolve) => {
@@ -149,6 +158,7 @@ function pythonPeer(library: "igraph" | "networkx", path: string, limit: number,
           report.line(`${figures.name}: build the graph`, line.seconds!, "s");
         } else if (line.seconds !== undefined) {
           figures.seconds.set(line.algorithm, line.seconds);
+          if (line.result !== undefined) figures.results.set(line.algorithm, line.result);
           report.line(`${figures.name} ${line.algorithm}`, line.seconds, "s", line.result);
         } else if (line.overLimit !== undefined) {
           figures.overLimit.set(line.algorithm, line.overLimit);
@@ -188,6 +198,7 @@ async function run(report: BenchReport): Promise<void> {
   const measured = MEASURED.filter((m) => only === undefined || only.includes(m.name));
   const ours = new Map<string, number>();
   const runtime = new QueryRuntime({ workers: 1 });
+  const ourResults = new Map<string, string>();
   try {
     for (const m of measured) {
       const q = await install(m.name);
@@ -198,6 +209,7 @@ async function run(report: BenchReport): Promise<void> {
       }
       ours.set(m.name, r.ms / 1000);
       const quality = m.name === "louvain" ? `${describeCommunities(g, r.results)}; ` : "";
+      if (quality) ourResults.set(m.name, quality);
       report.line(`wasmgraph ${m.name}`, r.ms / 1000, "s", `${quality}${r.results.length} bytes of JSON${m.note ? "; " + m.note : ""}`);
     }
   } finally {
@@ -234,6 +246,13 @@ async function run(report: BenchReport): Promise<void> {
     }
     if (fastest) report.ratio(`${m.name} vs the fastest peer`, mine, fastest.seconds, fastest.name);
   }
+  // Louvain's quality next to its speed: our modularity against each peer's on this graph
+  const ourModularity = modularityIn(ourResults.get("louvain"));
+  if (ourModularity !== undefined)
+    for (const p of peers) {
+      const theirs = modularityIn(p.results.get("louvain"));
+      if (theirs !== undefined) report.note(`louvain modularity: ours ${ourModularity.toFixed(4)}, ${p.name} ${theirs.toFixed(4)} (difference ${(ourModularity - theirs).toFixed(4)})`);
+    }
 }
 
 export const suite: BenchSuite = {
