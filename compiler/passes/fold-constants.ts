@@ -5,6 +5,7 @@
 // RETURN / BREAK / CONTINUE / RAISE in the same block are removed.
 import type { IrExpr, IrQuery, IrStmt } from "../ir/ir.js";
 import { isIntegerType, scalar } from "../ir/types.js";
+import { mapStmtExprs } from "./rewrite-ir.js";
 import { childBodies } from "./walk-ir.js";
 
 export function foldConstants(q: IrQuery): IrQuery {
@@ -24,7 +25,7 @@ function foldBlock(stmts: IrStmt[]): IrStmt[] {
 }
 
 function foldStmt(s: IrStmt): IrStmt[] {
-  mapExprs(s, fold);
+  mapStmtExprs(s, fold);
   switch (s.s) {
     case "if": {
       const branches: typeof s.branches = [];
@@ -54,46 +55,6 @@ function foldStmt(s: IrStmt): IrStmt[] {
         body.splice(0, body.length, ...folded);
       }
       return [s];
-  }
-}
-
-/** Applies `fn` to every top-level expression slot of a statement (in place). */
-function mapExprs(s: IrStmt, fn: (x: IrExpr) => IrExpr): void {
-  switch (s.s) {
-    case "let":
-      if (s.init) s.init = fn(s.init);
-      break;
-    case "declAccum":
-      if (s.init) s.init = fn(s.init);
-      if (s.capacity) s.capacity = fn(s.capacity);
-      break;
-    case "return":
-      if (s.value) s.value = fn(s.value);
-      break;
-    case "assign":
-    case "accumulate":
-      s.value = fn(s.value);
-      break;
-    case "if":
-      for (const b of s.branches) b.cond = fn(b.cond);
-      break;
-    case "while":
-      s.cond = fn(s.cond);
-      if (s.limit) s.limit = fn(s.limit);
-      break;
-    case "forRange":
-      s.low = fn(s.low);
-      s.high = fn(s.high);
-      if (s.step) s.step = fn(s.step);
-      break;
-    case "print":
-      for (const it of s.items) it.expr = fn(it.expr);
-      break;
-    case "expr":
-      s.expr = fn(s.expr);
-      break;
-    default:
-      break;
   }
 }
 
