@@ -18,9 +18,8 @@ export type Ack = "all" | "none";
 export interface PersistenceOptions {
   /**
    * Snapshot in the background once the log grew by this many bytes since the last
-   * snapshot, or by a quarter of that snapshot's size if more (default 8 MiB; 0: never
-   * automatically). Bounds the log a restart after a crash replays, without rewriting a
-   * big store's image more often than its own size in log.
+   * snapshot, or by a quarter of that snapshot's size if more (default 16 MiB; 0: never
+   * automatically). See snapshotThreshold.
    */
   snapshotEveryBytes?: number;
   /** Complete snapshots kept: the newest plus older ones to fall back on (default 2). */
@@ -54,12 +53,30 @@ export interface SnapshotResult extends SnapshotEntry {
   millis: number;
 }
 
-export const DEFAULT_SNAPSHOT_EVERY_BYTES = 8 << 20;
+/**
+ * The log growth below which no snapshot is taken. Replaying 16 MiB of logged REST upserts
+ * takes about 0.7 s of CPU for vertices with an attribute and 1.3 s for edges (measured on
+ * a 2-core AMD EPYC): the most a restart after a crash replays for a graph whose snapshot
+ * is under 64 MiB. Below that a snapshot is cheap, but not free: it pins a store version,
+ * costs the writer thread CPU and the disk a few syncs that the log's synced writes queue
+ * behind, so a small graph under steady writes should not pay it every few seconds.
+ */
+export const DEFAULT_SNAPSHOT_EVERY_BYTES = 16 << 20;
+/**
+ * Above the floor, the log may grow by this share of the last snapshot's size: snapshot
+ * work stays in proportion to the writes (each snapshot rewrites the whole image), and the
+ * replay stays in proportion to loading the snapshot itself.
+ */
+export const SNAPSHOT_LOG_SHARE = 1 / 4;
 
-/** Log growth after which the next snapshot is due. */
+/**
+ * Log growth since the last snapshot after which the next one is due: the floor
+ * (`snapshotEveryBytes`), or a quarter of the last snapshot's size for big graphs;
+ * Infinity when automatic snapshots are off.
+ */
 export function snapshotThreshold(options: PersistenceOptions, lastSnapshotBytes: number): number {
   const every = options.snapshotEveryBytes ?? DEFAULT_SNAPSHOT_EVERY_BYTES;
-  return every <= 0 ? Infinity : Math.max(every, lastSnapshotBytes / 4);
+  return every <= 0 ? Infinity : Math.max(every, lastSnapshotBytes * SNAPSHOT_LOG_SHARE);
 }
 
 export class Persistence {
