@@ -8,6 +8,7 @@ import type { DataDirectory } from "./data-directory.js";
 import type { PersistentState } from "./persistent-state.js";
 import type { SnapshotEntry, SnapshotStore } from "./snapshot/snapshot-store.js";
 import { durableWritesMiddleware, noteRequestWrite } from "./request-durability.js";
+import { replayWeight, snapshotThreshold } from "./snapshot-policy.js";
 import { voidRecord } from "./void-record.js";
 import { MAX_PAYLOAD_BYTES } from "./wal/record-format.js";
 import type { WriteAheadLog } from "./wal/write-ahead-log.js";
@@ -18,8 +19,8 @@ export type Ack = "all" | "none";
 export interface PersistenceOptions {
   /**
    * Snapshot in the background once the log grew by this many bytes since the last
-   * snapshot, or by a quarter of that snapshot's size if more (default 16 MiB; 0: never
-   * automatically). See snapshotThreshold.
+   * snapshot, or by a quarter of that snapshot's size if more (default 8 MiB; 0: never
+   * automatically). Batches of items count what replaying them costs (snapshot-policy.ts).
    */
   snapshotEveryBytes?: number;
   /** Complete snapshots kept: the newest plus older ones to fall back on (default 2). */
@@ -53,35 +54,11 @@ export interface SnapshotResult extends SnapshotEntry {
   millis: number;
 }
 
-/**
- * The log growth below which no snapshot is taken. Replaying 16 MiB of logged REST upserts
- * takes about 0.7 s of CPU for vertices with an attribute and 1.3 s for edges (measured on
- * a 2-core AMD EPYC): the most a restart after a crash replays for a graph whose snapshot
- * is under 64 MiB. Below that a snapshot is cheap, but not free: it pins a store version,
- * costs the writer thread CPU and the disk a few syncs that the log's synced writes queue
- * behind, so a small graph under steady writes should not pay it every few seconds.
- */
-export const DEFAULT_SNAPSHOT_EVERY_BYTES = 16 << 20;
-/**
- * Above the floor, the log may grow by this share of the last snapshot's size: snapshot
- * work stays in proportion to the writes (each snapshot rewrites the whole image), and the
- * replay stays in proportion to loading the snapshot itself.
- */
-export const SNAPSHOT_LOG_SHARE = 1 / 4;
-
-/**
- * Log growth since the last snapshot after which the next one is due: the floor
- * (`snapshotEveryBytes`), or a quarter of the last snapshot's size for big graphs;
- * Infinity when automatic snapshots are off.
- */
-export function snapshotThreshold(options: PersistenceOptions, lastSnapshotBytes: number): number {
-  const every = options.snapshotEveryBytes ?? DEFAULT_SNAPSHOT_EVERY_BYTES;
-  return every <= 0 ? Infinity : Math.max(every, lastSnapshotBytes * SNAPSHOT_LOG_SHARE);
-}
-
 export class Persistence {
   private running: Promise<SnapshotResult | undefined> | undefined;
-  private bytesAtLastSnapshot: number;
+  /** Log growth since opening, as snapshot-policy.ts weighs it, and its value at the last snapshot. */
+  private loggedWeight = 0;
+  private weightAtLastSnapshot = 0;
   private closed = false;
 
   constructor(
@@ -92,14 +69,21 @@ export class Persistence {
     private readonly options: PersistenceOptions,
     private lastSnapshotLsn: number,
     private lastSnapshotBytes: number,
+    /** Bytes of log recovery replayed after the snapshot: they count towards the next one. */
+    replayedBytes = 0,
   ) {
-    this.bytesAtLastSnapshot = log.appendedBytes;
+    this.loggedWeight = replayedBytes;
     if (snapshotThreshold(options, lastSnapshotBytes) !== Infinity || (options.snapshotOnClose ?? true)) snapshots.warmUp();
   }
 
   /** Position of the last recorded command. */
   get lastLsn(): number {
     return this.log.lastLsn;
+  }
+
+  /** Whether a snapshot is being taken now (one starts in the turn its threshold is passed). */
+  get snapshotInProgress(): boolean {
+    return this.running !== undefined;
   }
 
   /** Group-commit counters of the log (batches, records, bytes written). */
@@ -146,6 +130,7 @@ export class Persistence {
       );
     }
     const lsn = this.log.append(payload);
+    this.loggedWeight += replayWeight(command, payload.length);
     noteRequestWrite(lsn);
     const applied = () => {
       this.snapshotIfDue();
@@ -153,7 +138,11 @@ export class Persistence {
     };
     // The refusal answers only once the void is durable too (the request waits for it), so
     // a client told "refused" never finds the command applied after a crash.
-    const refused = () => noteRequestWrite(this.log.append(encodeCommand(voidRecord(lsn))));
+    const refused = () => {
+      const voided = encodeCommand(voidRecord(lsn));
+      this.loggedWeight += voided.length;
+      noteRequestWrite(this.log.append(voided));
+    };
     return Object.assign(applied, { refused });
   }
 
@@ -221,7 +210,7 @@ export class Persistence {
 
   private snapshotIfDue(): void {
     if (this.running) return;
-    if (this.log.appendedBytes - this.bytesAtLastSnapshot < snapshotThreshold(this.options, this.lastSnapshotBytes)) return;
+    if (this.loggedWeight - this.weightAtLastSnapshot < snapshotThreshold(this.options, this.lastSnapshotBytes)) return;
     this.snapshot().catch((err: unknown) => this.report(`background snapshot failed: ${messageOf(err)}`));
   }
 
@@ -231,7 +220,7 @@ export class Persistence {
     const lsn = this.log.lastLsn;
     if (lsn === this.lastSnapshotLsn) return undefined;
     const pinned = this.state.pin();
-    this.bytesAtLastSnapshot = this.log.appendedBytes;
+    this.weightAtLastSnapshot = this.loggedWeight;
     try {
       // New records go to a fresh segment, so the ones before can be removed later as a whole.
       await this.log.rotate();

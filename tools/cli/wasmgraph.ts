@@ -13,9 +13,9 @@ const USAGE = `usage: wasmgraph serve [--port 9000] [--gsql-port 14240] [--data 
                   recovered on the next start (default ./data)
   --in-memory     keep everything in memory only; nothing survives a restart
   --snapshot-every-mb N
-                  take a snapshot in the background once the log grew by N MiB, or
-                  by a quarter of the last snapshot if more (default 16; 0: only on
-                  a clean stop)
+                  take a snapshot in the background once the log grew by N MiB
+                  (upsert and load batches count 16 bytes per item), or by a quarter
+                  of the last snapshot if more (default 8; 0: only on a clean stop)
   --wait-for-lock if another server holds the data directory, wait until it stops,
                   then recover and take over (a standby for restarts)
   --no-demo       start with an empty database instead of the demo graph
@@ -37,7 +37,7 @@ async function main(argv: string[]): Promise<number> {
       "gsql-port": { type: "string", default: "14240" },
       data: { type: "string", default: "./data" },
       "in-memory": { type: "boolean", default: false },
-      "snapshot-every-mb": { type: "string", default: "16" },
+      "snapshot-every-mb": { type: "string", default: "8" },
       "wait-for-lock": { type: "boolean", default: false },
       "no-demo": { type: "boolean", default: false },
       host: { type: "string", default: "127.0.0.1" },
