@@ -20,7 +20,7 @@ export interface PersistenceOptions {
   /**
    * Snapshot in the background once the log grew by this many bytes since the last
    * snapshot, or by a quarter of that snapshot's size if more (default 8 MiB; 0: never
-   * automatically). Batches of items count what replaying them costs (snapshot-policy.ts).
+   * automatically). REST upserts count their items, as replaying them costs (snapshot-policy.ts).
    */
   snapshotEveryBytes?: number;
   /** Complete snapshots kept: the newest plus older ones to fall back on (default 2). */

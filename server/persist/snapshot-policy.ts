@@ -7,8 +7,8 @@ import type { CommandValue } from "./command-codec.js";
 
 /**
  * The floor: log growth (weighed as below) under which no snapshot is taken. 8 MiB of
- * weight is ~520,000 upsert or loading items, which replay in about 0.8 s of CPU
- * (~1.5 µs per vertex with an attribute, ~1.25 µs per edge, on a 2-core AMD EPYC).
+ * weight is ~520,000 upsert items, which replay in about 0.8 s of CPU (~1.5 µs per vertex
+ * with an attribute, ~1.25 µs per edge, on a 2-core AMD EPYC).
  */
 export const DEFAULT_SNAPSHOT_EVERY_BYTES = 8 << 20;
 
@@ -19,10 +19,11 @@ export const DEFAULT_SNAPSHOT_EVERY_BYTES = 8 << 20;
 export const SNAPSHOT_LOG_SHARE = 1 / 4;
 
 /**
- * What one item of a batch (a vertex or edge of a REST upsert or of a loading job's batch)
- * weighs. Replaying costs about the same per item whatever its text: an edge item of a REST
- * body is ~10 bytes, a vertex with an attribute ~36, a loaded edge ~8, so their bytes alone
- * would let a snapshot come 3-4 times as often for vertices as for edges, for the same replay.
+ * What one item of a REST upsert (a vertex or an edge) weighs. Replaying costs about the
+ * same per item whatever its text: an edge item of a body is ~10 bytes, a vertex with an
+ * attribute ~36, so their bytes alone would let a snapshot come 3-4 times as often for
+ * vertices as for edges, for the same replay. Loading-job batches keep their bytes: they
+ * are logged in binary columns (~8 bytes per edge) and replay without parsing.
  */
 export const ITEM_REPLAY_BYTES = 16;
 
@@ -37,33 +38,23 @@ export function snapshotThreshold(options: { snapshotEveryBytes?: number }, last
 }
 
 /**
- * What a logged command weighs towards the next snapshot: a batch of items ITEM_REPLAY_BYTES
+ * What a logged command weighs towards the next snapshot: a REST upsert ITEM_REPLAY_BYTES
  * per item (a quarter of its bytes when more: items with many attributes replay longer);
  * any other command its payload's bytes.
  */
 export function replayWeight(command: CommandValue, payloadBytes: number): number {
-  const items = batchItems(command);
+  const items = upsertItems(command);
   return items === undefined ? payloadBytes : Math.max(items * ITEM_REPLAY_BYTES, payloadBytes / 4);
 }
 
-/** Items of an upsert or loading batch; undefined for any other command. */
-function batchItems(command: CommandValue): number | undefined {
+/** Items of a REST upsert (vertices and edges); undefined for any other command. */
+function upsertItems(command: CommandValue): number | undefined {
   if (typeof command !== "object" || command === null || Array.isArray(command)) return undefined;
-  const c = command as { kind?: unknown; vertices?: unknown; edgeColumns?: unknown; batch?: unknown };
-  if (c.kind === "upsert-batch" && Array.isArray(c.vertices) && Array.isArray(c.edgeColumns)) {
-    return c.vertices.length + sumLengths(c.edgeColumns, "from");
-  }
-  if (c.kind === "load-batch" && typeof c.batch === "object" && c.batch !== null) {
-    const b = c.batch as { vertices?: unknown; edgeRuns?: unknown; vertexDeletes?: unknown; edgeDeletes?: unknown };
-    return lengthOf(b.vertices) + (Array.isArray(b.edgeRuns) ? sumLengths(b.edgeRuns, "from") : 0) + lengthOf(b.vertexDeletes) + lengthOf(b.edgeDeletes);
-  }
-  return undefined;
-}
-
-function sumLengths(groups: unknown[], field: string): number {
-  let n = 0;
-  for (const g of groups) n += lengthOf((g as Record<string, unknown> | null)?.[field]);
-  return n;
+  const c = command as { kind?: unknown; vertices?: unknown; edgeColumns?: unknown };
+  if (c.kind !== "upsert-batch" || !Array.isArray(c.vertices) || !Array.isArray(c.edgeColumns)) return undefined;
+  let items = c.vertices.length;
+  for (const group of c.edgeColumns) items += lengthOf((group as { from?: unknown } | null)?.from);
+  return items;
 }
 
 function lengthOf(list: unknown): number {
