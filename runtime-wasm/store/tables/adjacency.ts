@@ -63,6 +63,12 @@ export class Adjacency {
    */
   slackAfterTidy = 0;
   chunkBytes = 0;
+  /**
+   * Whether every list sits in the one chunk, back to back in slot order with no spare
+   * capacity (after a merge, a compaction or a restore, until a list changes otherwise): a
+   * merge may then move the lists within the chunk when it has room.
+   */
+  private packed = false;
   header: Region | null = null;
   dirty = true;
   /** Present on adjacencies used to find edges by (source, target): the filter, and the index of very long lists. */
@@ -212,6 +218,7 @@ export class Adjacency {
     } else {
       let n = 0;
       for (let i = 0; i < deg; i++) if (marks[i] === 0) this.copyEntry(from + i * words, from + n++ * words);
+      this.packed = false;
     }
     this.setDegree(local, kept);
     this.entryCount -= removed;
@@ -284,6 +291,7 @@ export class Adjacency {
     this.garbage = 0;
     this.chunkBytes = total;
     this.slackAfterTidy = 0;
+    this.packed = true;
     this.dirty = true;
     return before - total;
   }
@@ -307,7 +315,13 @@ export class Adjacency {
     const words = this.entryWords;
     const added = starts[groups] - starts[0];
     const total = Math.max(8, (this.entryCount + added) * this.entryBytes);
-    const region = this.space.allocate(total, false);
+    const only = this.chunks.length === 1 ? this.chunks[0] : null;
+    if (this.packed && only !== null && only.region.bytes >= total && !this.space.frozen(only.region)) {
+      this.mergeInPlace(only, groupSlots, starts, groups, targets, eids, total);
+      return;
+    }
+    // Room for the next merges to be done in place (below the share of slack that starts a tidy).
+    const region = this.space.allocate(Math.ceil((total * 9) / 64) * 8, false);
     this.heads = this.space.writable(this.heads!);
     const u32 = this.space.arena.u32;
     const heads = this.heads.addr >>> 2;
@@ -386,9 +400,84 @@ export class Adjacency {
     this.holes = [];
     this.current = -1;
     this.garbage = 0;
-    this.chunkBytes = total;
-    this.slackAfterTidy = 0;
+    this.chunkBytes = region.bytes;
+    this.slackAfterTidy = region.bytes - total;
     this.entryCount += added;
+    this.packed = true;
+    this.dirty = true;
+  }
+
+  /**
+   * `mergeAppend` within the packed lists' own chunk, which no pinned version reads and which
+   * has room for the new entries: from the last slot down, each list moves up by the new
+   * entries of the slots below it (lists in between move as one range), and a growing list's
+   * new entries go after its old ones. Moving up from the top never overwrites a list not
+   * moved yet.
+   */
+  private mergeInPlace(chunk: Chunk, groupSlots: Int32Array, starts: Int32Array, groups: number, targets: Uint32Array, eids: Int32Array, total: number): void {
+    this.heads = this.space.writable(this.heads!);
+    const u32 = this.space.arena.u32;
+    const heads = this.heads.addr >>> 2;
+    const meta = this.meta;
+    const words = this.entryWords;
+    const base = chunk.region.addr >>> 2;
+    // Word positions: `end` is where the list placed next ends; [runFrom, runEnd) lists still
+    // to move up by `shift` (set in the heads already).
+    let end = base + (this.entryCount + starts[groups] - starts[0]) * words;
+    let runFrom = 0;
+    let runEnd = 0;
+    let shift = 0;
+    let g = groups - 1;
+    for (let local = this.slots - 1; local >= 0; local--) {
+      const h = heads + local * 2;
+      const deg = u32[h + 1];
+      if (g < 0 || groupSlots[g] !== local) {
+        if (deg === 0) continue;
+        const from = u32[h] >>> 2;
+        const to = end - deg * words;
+        if (runEnd > runFrom && from + deg * words === runFrom && to - from === shift) runFrom = from;
+        else {
+          if (shift !== 0) moveWordsUp(u32, runFrom + shift, runFrom, runEnd);
+          runFrom = from;
+          runEnd = from + deg * words;
+          shift = to - from;
+        }
+        u32[h] = to << 2;
+        end = to;
+        continue;
+      }
+      if (shift !== 0) moveWordsUp(u32, runFrom + shift, runFrom, runEnd);
+      runFrom = runEnd = 0;
+      const first = starts[g];
+      const count = starts[g + 1] - first;
+      let at = end - count * words;
+      end = at;
+      if (words === 1) {
+        for (let k = first; k < first + count; k++) u32[at++] = targets[k];
+      } else {
+        for (let k = first; k < first + count; k++) {
+          u32[at++] = targets[k];
+          u32[at++] = eids[k];
+        }
+      }
+      const to = end - deg * words;
+      if (deg > 0) {
+        const from = u32[h] >>> 2;
+        if (from !== to) moveWordsUp(u32, to, from, from + deg * words);
+      }
+      end = to;
+      u32[h] = to << 2;
+      u32[h + 1] = deg + count;
+      meta[local * 2] = deg + count;
+      meta[local * 2 + 1] &= INDEXED;
+      this.addToFilter(local, deg, count, to);
+      if ((meta[local * 2 + 1] & INDEXED) !== 0) for (let k = first; k < first + count; k++) this.index!.add(local, targets[k], eids[k]);
+      g--;
+    }
+    if (shift !== 0) moveWordsUp(u32, runFrom + shift, runFrom, runEnd);
+    chunk.used = chunk.live = total;
+    this.slackAfterTidy = chunk.region.bytes - total;
+    this.entryCount += starts[groups] - starts[0];
     this.dirty = true;
   }
 
@@ -408,6 +497,7 @@ export class Adjacency {
    * keeps tidying rare). Returns the bytes freed.
    */
   tidy(): number {
+    this.packed = false;
     const before = this.chunkBytes;
     const groups = this.slotsByChunk(this.chunks.length);
     const words = this.entryWords;
@@ -495,6 +585,7 @@ export class Adjacency {
 
   /** Release everything (the edge type or the vertex type is dropped, or all its vertices deleted). */
   dispose(): void {
+    this.packed = false;
     for (const chunk of this.chunks) if (chunk) this.space.release(chunk.region);
     for (const r of [this.heads, this.header]) this.space.release(r);
     this.chunks = [];
@@ -532,6 +623,7 @@ export class Adjacency {
     this.chunkBytes = total;
     this.slackAfterTidy = 0;
     this.entryCount = count;
+    this.packed = true;
     this.dirty = true;
   }
 
@@ -571,6 +663,7 @@ export class Adjacency {
   }
 
   private setDegree(local: number, deg: number): void {
+    this.packed = false;
     this.heads = this.space.writable(this.heads!);
     this.space.arena.u32[(this.heads.addr >>> 2) + local * 2 + 1] = deg;
   }
@@ -602,6 +695,7 @@ export class Adjacency {
   }
 
   private setList(local: number, addr: number, capacity: number, chunk: number): void {
+    this.packed = false;
     this.heads = this.space.writable(this.heads!);
     this.space.arena.u32[(this.heads.addr >>> 2) + local * 2] = addr;
     this.meta[local * 2] = capacity;
@@ -713,6 +807,12 @@ export function mergePays(slots: number, words: number, groups: number): boolean
 function copyWords(u32: Uint32Array, to: number, from: number, end: number): void {
   if (end - from > 32) u32.copyWithin(to, from, end);
   else for (let w = from; w < end; ) u32[to++] = u32[w++];
+}
+
+/** Move words [from, end) up to `to` (≥ from; the ranges may overlap): short ranges by a loop from the top. */
+function moveWordsUp(u32: Uint32Array, to: number, from: number, end: number): void {
+  if (end - from > 32) u32.copyWithin(to, from, end);
+  else for (let w = end - 1, t = to + (end - from) - 1; w >= from; ) u32[t--] = u32[w--];
 }
 
 // List sizes come in classes: 1, 2, 3, 4 entries, then two per doubling (6, 8, 12, 16, 24,

@@ -164,6 +164,54 @@ describe("store: edges appended by merge or list by list equal the per-edge path
     expect(counts(store)).to.deep.equal(counts(reference));
   });
 
+  it("small merges after a large one move the lists within their chunk (in place), also after a pinned version and deletes, equal to one upsert per edge", () => {
+    const next = random(8);
+    // Many sources, few edges each: worth a merge, and within the spare room the first merge left.
+    const spread = (count: number): EdgeColumns => {
+      const from: string[] = [];
+      const to: string[] = [];
+      for (let i = 0; i < count; i++) {
+        from.push(`p${next(400)}`);
+        to.push(`p${next(400)}`);
+      }
+      return { type: "Follows", fromType: "Person", toType: "Person", from, to };
+    };
+    const steps: Step[] = [{ upsert: [spread(6000), randomGroup(next, "Knows", 3000, 400)] }];
+    for (let b = 0; b < 3; b++) steps.push({ upsert: [spread(150), randomGroup(next, "Knows", 100, 400)] });
+    const store = createStore(socialSchema());
+    const proto = Adjacency.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+    const inPlace = proto.mergeInPlace!;
+    let moves = 0;
+    proto.mergeInPlace = function (this: unknown, ...args: unknown[]) {
+      moves++;
+      return inPlace.apply(this, args);
+    };
+    try {
+      steps.forEach((step) => apply(store, step));
+      expect(moves).to.be.greaterThan(0);
+      // A pinned version reads the chunk: the next merge copies instead, and the pin still sees its edges.
+      const pinned = store.snapshot();
+      const before = dumpSnapshot(pinned);
+      const pinnedStep: Step = { upsert: [spread(150)] };
+      steps.push(pinnedStep);
+      moves = 0;
+      apply(store, pinnedStep);
+      expect(moves).to.equal(0);
+      expect(dumpSnapshot(pinned)).to.deep.equal(before);
+      pinned.release();
+      // Deletes change lists in place: the lists are no longer packed, so the next merge copies.
+      const more: Step[] = [{ deleteFollows: [["p1", "p2"], ["p3", "p4"]] }, { deleteVertices: ["p5"] }, { upsert: [spread(150)] }, { upsert: [spread(150)] }];
+      more.forEach((step) => apply(store, step));
+      steps.push(...more);
+    } finally {
+      proto.mergeInPlace = inPlace;
+    }
+    const reference = oneByOne(steps);
+    expect(counts(store)).to.deep.equal(counts(reference));
+    expect(orderedLists(store)).to.deep.equal(orderedLists(reference));
+    expect(dumpStore(store)).to.deep.equal(dumpStore(reference));
+  });
+
   it("a reader's pinned version is untouched by merges after it, and released cleanly", () => {
     const next = random(6);
     const steps: Step[] = [{ upsert: [randomGroup(next, "Follows", 1000, 300), randomGroup(next, "Knows", 600, 300)] }];
