@@ -42,6 +42,7 @@ function linkPart(run: EdgeRun, start: number, end: number, fromLocals: Int32Arr
   const out = table.adjacency("out", fromTable.ordinal);
   const hasWrites = run.writes;
   let created = 0;
+  s.groups = 0;
   for (let g = 0; g < n; ) {
     const a = src[order[g]];
     let h = g + 1;
@@ -50,6 +51,7 @@ function linkPart(run: EdgeRun, start: number, end: number, fromLocals: Int32Arr
     g = h;
   }
   if (created === 0) return;
+  appendGroups(out, s.newTargets, s.newEids, created);
   appendAtTargets(run, n, created);
   table.edgeCount += created;
   table.dirty = true;
@@ -97,7 +99,7 @@ function linkSource(run: EdgeRun, out: Adjacency, a: number, order: Int32Array, 
     newItems[created] = k;
     created++;
   }
-  if (created > first) out.appendMany(a, newTargets, newEids, first, created - first);
+  if (created > first) s.addGroup(a, first);
   return created;
 }
 
@@ -125,13 +127,30 @@ function appendAtTargets(run: EdgeRun, n: number, created: number): void {
     sortedTargets[j] = newSources[q];
     sortedEids[j] = newEids[q];
   }
+  s.groups = 0;
   for (let g = 0; g < m; ) {
     const local = targetKeys[order[g]];
     let h = g + 1;
     while (h < m && targetKeys[order[h]] === local) h++;
-    inn.appendMany(local, sortedTargets, sortedEids, g, h - g);
+    s.addGroup(local, g);
     g = h;
   }
+  appendGroups(inn, sortedTargets, sortedEids, m);
+}
+
+/**
+ * Append the groups gathered in the scratch (group g: entries groupStarts[g] up to the next
+ * group's start, or `end`) to their lists: by one merge of the whole adjacency when the groups
+ * are many against its entries, else list by list.
+ */
+function appendGroups(adj: Adjacency, targets: Uint32Array, eids: Int32Array, end: number): void {
+  const { groupSlots, groupStarts, groups } = scratch;
+  groupStarts[groups] = end;
+  if (adj.mergePays(groups)) {
+    adj.mergeAppend(groupSlots, groupStarts, groups, targets, eids);
+    return;
+  }
+  for (let g = 0; g < groups; g++) adj.appendMany(groupSlots[g], targets, eids, groupStarts[g], groupStarts[g + 1] - groupStarts[g]);
 }
 
 /** Target vid → eid for one source's items: generation-stamped, so emptying it is O(1). */
@@ -208,6 +227,21 @@ class Scratch {
   sortedTargets = new Uint32Array(0);
   sortedEids = new Int32Array(0);
   readonly set = new TargetSet();
+  /** Lists to append to (ascending slots) and where each one's new entries start. */
+  groupSlots = new Int32Array(0);
+  groupStarts = new Int32Array(1);
+  groups = 0;
+
+  addGroup(local: number, start: number): void {
+    const g = this.groups++;
+    if (g + 1 >= this.groupStarts.length) {
+      const size = Math.max(1024, this.groupStarts.length * 2);
+      this.groupSlots = grown(this.groupSlots, new Int32Array(size));
+      this.groupStarts = grown(this.groupStarts, new Int32Array(size));
+    }
+    this.groupSlots[g] = local;
+    this.groupStarts[g] = start;
+  }
 
   fit(n: number): this {
     if (this.src.length < n) {

@@ -6,6 +6,7 @@ import type { AttrWrite, EdgeColumns, EdgeUpsert, ExternalId, IdValue, SkippedEd
 import { shown, StoreError } from "../errors.js";
 import { IdKind } from "../layout.js";
 import type { EdgeRef, StoreState } from "../state.js";
+import { mergePays } from "../tables/adjacency.js";
 import { EdgeTable } from "../tables/edge-table.js";
 import type { VertexTable } from "../tables/vertex-table.js";
 import { defaultOf, valueKey } from "../values/coerce.js";
@@ -64,14 +65,20 @@ export class Planner implements ItemPath {
 
   /**
    * Generous estimate of the memory applying the plan allocates: new entries and list moves,
-   * values, and (while readers pin versions) copies of the arrays it touches.
+   * values, (while readers pin versions) copies of the arrays it touches, and the fresh copy
+   * of each adjacency that may take its new entries by a merge (link-edges.ts).
    */
   estimateBytes(): number {
     const pinned = this.state.space.pinnedVersions > 0;
     let bytes = this.bytes;
     for (const t of this.touched) {
-      if (t instanceof EdgeTable) for (const adj of t.adjacencies()) bytes += (pinned ? 3 : 1) * adj.slots * 8 + adj.chunkBytes / 8;
-      else bytes += (pinned ? 2 : 1) * (t.capacity * (t.idBytes + 1 + 8 * t.columns.length) + t.hashCapacity * 12);
+      if (t instanceof EdgeTable) {
+        const edges = this.edgePlans.runs.reduce((n, run) => (run.table === t ? n + run.end - run.start : n), 0);
+        for (const adj of t.adjacencies()) {
+          bytes += (pinned ? 3 : 1) * adj.slots * 8 + adj.chunkBytes / 8;
+          if (mergePays(adj.slots, adj.entryCount * adj.entryWords, edges)) bytes += (adj.entryCount + 2 * edges) * adj.entryBytes;
+        }
+      } else bytes += (pinned ? 2 : 1) * (t.capacity * (t.idBytes + 1 + 8 * t.columns.length) + t.hashCapacity * 12);
     }
     return bytes;
   }

@@ -1,4 +1,5 @@
-// Writer-side membership filter of an adjacency's entries: a blocked Bloom filter over
+// Writer-side membership filter of the entries of an adjacency's long lists (those `find`
+// does not simply scan; Adjacency.addToFilter): a blocked Bloom filter over
 // (local slot, target vid) pairs, two bits in one 32-bit word per pair, 16 to 32 bits per
 // pair. "No" is certain; "maybe" is wrong for about one absent pair in a hundred. Finding an
 // existing edge (upserts update instead of duplicating) asks it first: most edges a bulk load
