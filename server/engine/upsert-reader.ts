@@ -105,6 +105,26 @@ class BodyReader {
     const to = group.to as string[];
     const emptyAllowed = 7 <= r.maxDepth;
     for (;;) {
+      // The compact item `"id":{}` followed by `,` or `}` (what most clients send), read with
+      // a local position; anything else (escapes, white space, attributes) by the general path.
+      if (emptyAllowed) {
+        const start = r.pos + 1;
+        let q = start;
+        let c = t.charCodeAt(r.pos) === 34 ? t.charCodeAt(q) : 0;
+        while (c !== 34 && c !== 92 && c >= 32) c = t.charCodeAt(++q);
+        if (c === 34 && t.charCodeAt(q + 1) === 58 && t.charCodeAt(q + 2) === 123 && t.charCodeAt(q + 3) === 125) {
+          const after = t.charCodeAt(q + 4);
+          if (after === 44 || after === 125) {
+            if (group.attributes !== undefined) group.attributes.push(undefined);
+            from.push(sourceId);
+            to.push(t.slice(start, q));
+            r.pos = q + 5;
+            if (after === 125) return;
+            if (t.charCodeAt(r.pos) <= 32) r.skipSpace();
+            continue;
+          }
+        }
+      }
       if (t.charCodeAt(r.pos) !== 34) r.expected("a string key");
       const targetId = r.string();
       r.skipSpace();
