@@ -77,6 +77,10 @@ export async function runRestBench(o: BenchOptions, out: BenchReport = consoleRe
       const generator = r.generatorCpuMicros === undefined ? "" : `; load generator ${r.generatorCpuMicros.toFixed(1)} us`;
       out.line("  server CPU per request (every thread)", r.serverCpuMicros, "us", `${o.connections} connections${generator}`);
     };
+    // Reads are measured on a settled server: the snapshots the bulk loads made due run on
+    // the same cores, and a real server takes them once after a load, not under every read.
+    const settled = await askSettle(child);
+    if (settled !== undefined) out.note(`background snapshot after the loads finished before reads were measured (${settled.toFixed(1)} s)`);
     // A short untimed run first: the server may still be collecting the garbage of the bulk loads.
     await loadGet(base, "/echo", { ...o, seconds: 2 });
     const echo = await loadGet(base, "/echo", o, child.pid);
@@ -252,6 +256,21 @@ function askMemory(child: ChildProcess): Promise<{ memoryBytes: number; adjacenc
     child.on("message", onMessage);
     child.send("memory");
     setTimeout(() => resolve(undefined), 5000).unref();
+  });
+}
+
+/** Seconds until the server had no snapshot running (undefined: no answer within a minute). */
+function askSettle(child: ChildProcess): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const onMessage = (msg: { settled?: number }) => {
+      if (msg.settled !== undefined) {
+        child.off("message", onMessage);
+        resolve(msg.settled);
+      }
+    };
+    child.on("message", onMessage);
+    child.send("settle");
+    setTimeout(() => resolve(undefined), 60_000).unref();
   });
 }
 
