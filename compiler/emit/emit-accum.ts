@@ -14,7 +14,7 @@ import { accumValueType, isCollectionAccum, sameIrType } from "../ir/types.js";
 import type { EmitContext } from "./context.js";
 import { allocZeroed } from "./emit-arena.js";
 import { arrayAssign, groupByAssign } from "./emit-accum-copy.js";
-import { Entry, htCount, htForEach, htInsert, htNew, HT_INSERTED } from "./emit-hash-table.js";
+import { Entry, htAddNumber, htCount, htForEach, htInsert, htNew, HT_INSERTED } from "./emit-hash-table.js";
 import { HeapHeader, heapLength, heapNew, heapPush } from "./emit-heap.js";
 import { listElementAddress, listLength, listNew, listPush, listClear } from "./emit-list.js";
 import { strConcat } from "./emit-strings.js";
@@ -280,11 +280,31 @@ export function accumWriteInline(cx: EmitContext, f: FunctionScope, a: IrAccum, 
   }
 }
 
+/** Numbers a SumAccum adds with one wasm add (not STRING, BOOL or DATETIME). */
+function numericScalar(t: IrType): boolean {
+  return t.t === "scalar" && t.name !== "STRING" && t.name !== "BOOL" && t.name !== "DATETIME";
+}
+
 /** `map += (k -> v)` and `groupBy += (k1, k2 -> v1, v2)`: keys and values already evaluated. */
 export function accumulateEntry(cx: EmitContext, a: IrAccum, state: Expr, keys: { expr: Expr; type: IrType }[], values: { expr: Expr; type: IrType }[]): Expr {
   const m = cx.m;
   if (a.a === "map") {
     const vt = values[0].type;
+    if (a.value.a === "sum" && numericScalar(a.value.elem) && sameIrType(a.value.elem, vt)) {
+      // a map of numeric sums (per-key weights, counts): one fused lookup-or-insert-and-add
+      const num = a.value.elem;
+      const fused = cx.helper(
+        `acc_entry_${accumTag(a)}_${typeTag(vt)}`,
+        [
+          { name: "s", type: "i32" },
+          { name: "k", type: wasmType(a.key) },
+          { name: "v", type: wasmType(vt) },
+        ],
+        "none",
+        (f) => htAddNumber(cx, a.key, num, containerOf(cx, a, f.param(0).get()), f.param(1).get(), f.param(2).get()),
+      );
+      return m.call(fused, [state, keys[0].expr, values[0].expr], "none");
+    }
     const name = cx.helper(
       `acc_entry_${accumTag(a)}_${typeTag(vt)}`,
       [

@@ -211,15 +211,17 @@ export function emitCall(qe: QueryEmitter, x: CallExpr): Expr {
 
 /** to_string: the value's text as PRINT would show it (strings unchanged). */
 function toText(qe: QueryEmitter, a: IrExpr): Expr {
-  const cx = qe.cx;
-  const m = qe.m;
   const t = a.type;
   if (t.t === "vertex") return vertexIdText(qe, emitExpr(qe, a));
   if (t.t !== "scalar") throw new UnsupportedError(`to_string of a ${t.t}`);
-  const v = emitExpr(qe, a);
-  switch (t.name) {
-    case "STRING":
-      return v;
+  return scalarText(qe, t.name, emitExpr(qe, a));
+}
+
+/** A scalar value of the named type as text (strings as they are): to_string and LOG. */
+export function scalarText(qe: QueryEmitter, typeName: string, v: Expr): Expr {
+  const cx = qe.cx;
+  const m = qe.m;
+  switch (typeName) {
     case "INT":
       return formatToString(cx, FormatKind.Int, v);
     case "UINT":
@@ -232,6 +234,8 @@ function toText(qe: QueryEmitter, a: IrExpr): Expr {
       return formatToString(cx, FormatKind.Bool, m.convert("i32", "i64", v, true));
     case "DATETIME":
       return formatToString(cx, FormatKind.Datetime, v);
+    default:
+      return v;
   }
 }
 

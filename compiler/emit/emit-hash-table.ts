@@ -14,7 +14,7 @@
 import type { IrType } from "../ir/types.js";
 import type { EmitContext } from "./context.js";
 import { alloc, allocBuffer, freeBuffer } from "./emit-arena.js";
-import { eqValue, hashValue, loadValue, storeValue } from "./emit-values.js";
+import { defaultValue, eqValue, hashValue, loadValue, storeValue } from "./emit-values.js";
 import type { Expr, FunctionScope, Local } from "./module.js";
 import { typeTag, wasmType } from "./wasm-types.js";
 
@@ -240,21 +240,54 @@ export function htInsert(cx: EmitContext, key: IrType, table: Expr, k: Expr): Ex
       m.globalSet(HT_INSERTED, m.i32(0)),
       h.set(keyHash(cx, key, kk.get())),
       lookup(cx, f, key, t, kk, h, (_slot, found) => m.return(found.get())),
-      m.if(m.eq("i32", m.load("i32", t.get(), HT.used), m.load("i32", t.get(), HT.cap)), m.call(htGrow(cx, tagOffset(key)), [t.get()], "none")),
-      e.set(entryAddress(cx, t, m.load("i32", t.get(), HT.used))),
-      m.memoryFill(e.get(), m.i32(0), m.load("i32", t.get(), HT.entrySize)),
-      m.store("i32", e.get(), h.get(), Entry.hash),
-      m.store("i32", e.get(), m.i32(1), Entry.live),
-      storeValue(cx, key, e.get(), kk.get(), Entry.key),
-      m.store("i32", t.get(), m.add("i32", m.load("i32", t.get(), HT.used), m.i32(1)), HT.used),
-      m.store("i32", t.get(), m.add("i32", m.load("i32", t.get(), HT.count), m.i32(1)), HT.count),
-      // claim the first empty or removed slot on the probe path
-      m.if(m.load("i32", t.get(), HT.index), m.seq(...probeForFree(cx, f, t, h, m.load("i32", t.get(), HT.used), m.load("i32", e.get(), tagOffset(key))))),
+      ...appendEntry(cx, f, key, t, kk, h, e),
       m.globalSet(HT_INSERTED, m.i32(1)),
       e.get(),
     ];
   });
   return m.call(name, [table, k], "i32");
+}
+
+/**
+ * `table[k] += v` for a table whose value part is one number of type `num` (a MapAccum of
+ * a numeric SumAccum): the lookup, the insert when the key is new and the addition in one
+ * call, where the general path calls the insert, the value's initialiser and its adder.
+ * A new entry holds 0 + v, the SumAccum's default plus the operand.
+ */
+export function htAddNumber(cx: EmitContext, key: IrType, num: IrType, table: Expr, k: Expr, v: Expr): Expr {
+  const m = cx.m;
+  const w = wasmType(num);
+  const name = cx.helper(`ht_add_${typeTag(key)}_${typeTag(num)}`, [{ name: "t", type: "i32" }, { name: "k", type: wasmType(key) }, { name: "v", type: w }], "none", (f) => {
+    const [t, kk, vv] = [f.param(0), f.param(1), f.param(2)];
+    const h = f.local("i32", "h");
+    const e = f.local("i32", "ne");
+    return [
+      h.set(keyHash(cx, key, kk.get())),
+      lookup(cx, f, key, t, kk, h, (_slot, found) =>
+        m.seq(storeValue(cx, num, found.get(), m.add(w, loadValue(cx, num, found.get(), Entry.value), vv.get()), Entry.value), m.return()),
+      ),
+      ...appendEntry(cx, f, key, t, kk, h, e),
+      storeValue(cx, num, e.get(), m.add(w, defaultValue(cx, num), vv.get()), Entry.value),
+    ];
+  });
+  return m.call(name, [table, k, v], "none");
+}
+
+/** Appends a zeroed entry for key `kk` (hash in `h`) and indexes it; its address ends in `e`. */
+function appendEntry(cx: EmitContext, f: FunctionScope, key: IrType, t: Local, kk: Local, h: Local, e: Local): Expr[] {
+  const m = cx.m;
+  return [
+    m.if(m.eq("i32", m.load("i32", t.get(), HT.used), m.load("i32", t.get(), HT.cap)), m.call(htGrow(cx, tagOffset(key)), [t.get()], "none")),
+    e.set(entryAddress(cx, t, m.load("i32", t.get(), HT.used))),
+    m.memoryFill(e.get(), m.i32(0), m.load("i32", t.get(), HT.entrySize)),
+    m.store("i32", e.get(), h.get(), Entry.hash),
+    m.store("i32", e.get(), m.i32(1), Entry.live),
+    storeValue(cx, key, e.get(), kk.get(), Entry.key),
+    m.store("i32", t.get(), m.add("i32", m.load("i32", t.get(), HT.used), m.i32(1)), HT.used),
+    m.store("i32", t.get(), m.add("i32", m.load("i32", t.get(), HT.count), m.i32(1)), HT.count),
+    // claim the first empty or removed slot on the probe path
+    m.if(m.load("i32", t.get(), HT.index), m.seq(...probeForFree(cx, f, t, h, m.load("i32", t.get(), HT.used), m.load("i32", e.get(), tagOffset(key))))),
+  ];
 }
 
 function probeForFree(cx: EmitContext, f: FunctionScope, t: Local, h: Local, entryNumberPlusOne: Expr, tag: Expr): Expr[] {

@@ -2,7 +2,7 @@
 // QueryEmitter tells which): declarations, assignment and accumulation (held back until the
 // clause ends where the accumulator pass says so), control flow, vertex-set assignment,
 // PRINT, LOG, RETURN, RAISE and TRY.
-import { Ctl, FormatKind, RunStatus, RuntimeError } from "../../runtime-wasm/query/abi.js";
+import { Ctl, RunStatus, RuntimeError } from "../../runtime-wasm/query/abi.js";
 import type { IrExpr, IrStmt, IrTarget } from "../ir/ir.js";
 import { STRING, type IrAccum, type IrTupleType, type IrType } from "../ir/types.js";
 import { G } from "./context.js";
@@ -20,8 +20,9 @@ import { emitPrintln, fileOpen } from "./emit-file.js";
 import { emitAttrWrite, emitDelete, emitInsertEdge, emitInsertVertex } from "./emit-dml.js";
 import { primeCapture, primeDeclare } from "./emit-prime.js";
 import { emitSelect } from "./emit-select.js";
-import { strAddress, strConcat, strLength, formatToString } from "./emit-strings.js";
-import { bitsOf, defaultValue, loadValue, makeTuple, tupleLayout } from "./emit-values.js";
+import { scalarText } from "./emit-builtins.js";
+import { strAddress, strConcat, strLength } from "./emit-strings.js";
+import { defaultValue, loadValue, makeTuple, tupleLayout } from "./emit-values.js";
 import { vsetCombine, vsetFree, vsetForEach } from "./emit-vset.js";
 import { ArrayHeader } from "./emit-write.js";
 import type { Expr, Local } from "./module.js";
@@ -480,29 +481,11 @@ function emitLog(qe: QueryEmitter, cond: IrExpr, args: IrExpr[]): Expr {
   return m.if(emitExpr(qe, cond), m.seq(s.set(text), cx.host("log", [strAddress(cx, s.get()), strLength(cx, s.get())])));
 }
 
-/** A scalar value's text (strings as they are). */
+/** A scalar value's text (strings as they are); other values show as their kind. */
 function textOf(qe: QueryEmitter, a: IrExpr): Expr {
-  const cx = qe.cx;
-  const m = qe.m;
   const t = a.type;
   if (t.t !== "scalar") return emitExpr(qe, { e: "const", type: STRING, value: `<${t.t}>` });
-  const v = emitExpr(qe, a);
-  switch (t.name) {
-    case "STRING":
-      return v;
-    case "INT":
-      return formatToString(cx, FormatKind.Int, v);
-    case "UINT":
-      return formatToString(cx, FormatKind.Uint, v);
-    case "FLOAT":
-      return formatToString(cx, FormatKind.Float, bitsOf(cx, "f32", v));
-    case "DOUBLE":
-      return formatToString(cx, FormatKind.Double, bitsOf(cx, "f64", v));
-    case "BOOL":
-      return formatToString(cx, FormatKind.Bool, m.convert("i32", "i64", v, true));
-    case "DATETIME":
-      return formatToString(cx, FormatKind.Datetime, v);
-  }
+  return scalarText(qe, t.name, emitExpr(qe, a));
 }
 
 /** RAISE: records the exception and jumps to the innermost TRY's handlers, or ends the run. */

@@ -8,6 +8,7 @@ import type { DataDirectory } from "./data-directory.js";
 import type { PersistentState } from "./persistent-state.js";
 import type { SnapshotEntry, SnapshotStore } from "./snapshot/snapshot-store.js";
 import { durableWritesMiddleware, noteRequestWrite } from "./request-durability.js";
+import { replayWeight, snapshotThreshold } from "./snapshot-policy.js";
 import { voidRecord } from "./void-record.js";
 import { MAX_PAYLOAD_BYTES } from "./wal/record-format.js";
 import type { WriteAheadLog } from "./wal/write-ahead-log.js";
@@ -19,8 +20,7 @@ export interface PersistenceOptions {
   /**
    * Snapshot in the background once the log grew by this many bytes since the last
    * snapshot, or by a quarter of that snapshot's size if more (default 8 MiB; 0: never
-   * automatically). Bounds the log a restart after a crash replays, without rewriting a
-   * big store's image more often than its own size in log.
+   * automatically). REST upserts count their items, as replaying them costs (snapshot-policy.ts).
    */
   snapshotEveryBytes?: number;
   /** Complete snapshots kept: the newest plus older ones to fall back on (default 2). */
@@ -54,17 +54,11 @@ export interface SnapshotResult extends SnapshotEntry {
   millis: number;
 }
 
-export const DEFAULT_SNAPSHOT_EVERY_BYTES = 8 << 20;
-
-/** Log growth after which the next snapshot is due. */
-export function snapshotThreshold(options: PersistenceOptions, lastSnapshotBytes: number): number {
-  const every = options.snapshotEveryBytes ?? DEFAULT_SNAPSHOT_EVERY_BYTES;
-  return every <= 0 ? Infinity : Math.max(every, lastSnapshotBytes / 4);
-}
-
 export class Persistence {
   private running: Promise<SnapshotResult | undefined> | undefined;
-  private bytesAtLastSnapshot: number;
+  /** Log growth since opening, as snapshot-policy.ts weighs it, and its value at the last snapshot. */
+  private loggedWeight = 0;
+  private weightAtLastSnapshot = 0;
   private closed = false;
 
   constructor(
@@ -75,14 +69,21 @@ export class Persistence {
     private readonly options: PersistenceOptions,
     private lastSnapshotLsn: number,
     private lastSnapshotBytes: number,
+    /** Bytes of log recovery replayed after the snapshot: they count towards the next one. */
+    replayedBytes = 0,
   ) {
-    this.bytesAtLastSnapshot = log.appendedBytes;
+    this.loggedWeight = replayedBytes;
     if (snapshotThreshold(options, lastSnapshotBytes) !== Infinity || (options.snapshotOnClose ?? true)) snapshots.warmUp();
   }
 
   /** Position of the last recorded command. */
   get lastLsn(): number {
     return this.log.lastLsn;
+  }
+
+  /** Whether a snapshot is being taken now (one starts in the turn its threshold is passed). */
+  get snapshotInProgress(): boolean {
+    return this.running !== undefined;
   }
 
   /** Group-commit counters of the log (batches, records, bytes written). */
@@ -129,6 +130,7 @@ export class Persistence {
       );
     }
     const lsn = this.log.append(payload);
+    this.loggedWeight += replayWeight(command, payload.length);
     noteRequestWrite(lsn);
     const applied = () => {
       this.snapshotIfDue();
@@ -136,7 +138,11 @@ export class Persistence {
     };
     // The refusal answers only once the void is durable too (the request waits for it), so
     // a client told "refused" never finds the command applied after a crash.
-    const refused = () => noteRequestWrite(this.log.append(encodeCommand(voidRecord(lsn))));
+    const refused = () => {
+      const voided = encodeCommand(voidRecord(lsn));
+      this.loggedWeight += voided.length;
+      noteRequestWrite(this.log.append(voided));
+    };
     return Object.assign(applied, { refused });
   }
 
@@ -204,7 +210,7 @@ export class Persistence {
 
   private snapshotIfDue(): void {
     if (this.running) return;
-    if (this.log.appendedBytes - this.bytesAtLastSnapshot < snapshotThreshold(this.options, this.lastSnapshotBytes)) return;
+    if (this.loggedWeight - this.weightAtLastSnapshot < snapshotThreshold(this.options, this.lastSnapshotBytes)) return;
     this.snapshot().catch((err: unknown) => this.report(`background snapshot failed: ${messageOf(err)}`));
   }
 
@@ -214,7 +220,7 @@ export class Persistence {
     const lsn = this.log.lastLsn;
     if (lsn === this.lastSnapshotLsn) return undefined;
     const pinned = this.state.pin();
-    this.bytesAtLastSnapshot = this.log.appendedBytes;
+    this.weightAtLastSnapshot = this.loggedWeight;
     try {
       // New records go to a fresh segment, so the ones before can be removed later as a whole.
       await this.log.rotate();

@@ -5,7 +5,8 @@
 // older one (or the whole history).
 import { decodeCommand, type CommandValue } from "./command-codec.js";
 import { openDataDirectory } from "./data-directory.js";
-import { Persistence, snapshotThreshold, type PersistenceOptions } from "./persistence.js";
+import { Persistence, type PersistenceOptions } from "./persistence.js";
+import { snapshotThreshold } from "./snapshot-policy.js";
 import type { PersistentState } from "./persistent-state.js";
 import { SnapshotCorruptionError, SnapshotStore, type LoadedSnapshot, type SnapshotEntry } from "./snapshot/snapshot-store.js";
 import { voidedLsn } from "./void-record.js";
@@ -65,7 +66,7 @@ export async function recover(
       damagedSnapshots.push({ dir: entry.dir, reason, movedTo: await snapshots.moveAside(entry) });
     }
     const baseBytes = base ? base.manifest.sections.reduce((n, s) => n + s.bytes, 0) : 0;
-    const persistence = new Persistence(dataDir, log, snapshots, state, options, baseLsn, baseBytes);
+    const persistence = new Persistence(dataDir, log, snapshots, state, options, baseLsn, baseBytes, replayedBytes);
     const report: RecoveryReport = {
       dataDir: dataDir.root,
       replayedRecords,

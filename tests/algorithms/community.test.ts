@@ -269,6 +269,17 @@ describe("algorithm library: Louvain", function () {
     expect(ours, `ours ${ours}, reference ${reference}`).to.be.at.least(reference - 0.03);
   });
 
+  it("self-loops and isolated vertices: every isolated vertex alone, modularity close to a sequential Louvain's", async () => {
+    const planted = plantedGraph(56, 5, 14, 0.4, 20);
+    const loops: [number, number][] = [0, 15, 16, 33, 69].map((v) => [v, v]);
+    const g = graph(planted.n + 6, [], [...planted.undirected, ...loops]);
+    const found = await labels(load(g), "louvain", [], "All.@cid");
+    for (let v = planted.n; v < g.n; v++) expect(found.filter((c) => c === found[v]).length, `isolated vertex ${v}`).to.equal(1);
+    const ours = modularity(g, found);
+    const reference = modularity(g, louvainReference(g));
+    expect(ours, `ours ${ours}, reference ${reference}`).to.be.at.least(reference - 0.02);
+  });
+
   it("file and attr variants give the stream's partition", async () => {
     const g = plantedGraph(54, 4, 12, 0.5, 8);
     const l = load(g);

@@ -45,7 +45,10 @@ export async function graphologyAlgorithms(g: { n: number; src: Uint32Array; dst
   for (let i = 0; i < g.src.length; i++) graph.addEdge(g.src[i], g.dst[i], { w: g.w[i] });
   report.line(`${figures.name}: build the graph`, (performance.now() - t0) / 1000, "s");
 
+  // BENCH_ALGO_ONLY names the library queries measured: skip the others here too
+  const only = process.env.BENCH_ALGO_ONLY?.split(",");
   const measure = <T>(algorithm: string, run: () => T, describe: (result: T) => string = String) => {
+    if (only !== undefined && !only.includes(algorithm)) return;
     try {
       const t = performance.now();
       const result = run();

@@ -13,9 +13,9 @@ const USAGE = `usage: wasmgraph serve [--port 9000] [--gsql-port 14240] [--data 
                   recovered on the next start (default ./data)
   --in-memory     keep everything in memory only; nothing survives a restart
   --snapshot-every-mb N
-                  take a snapshot in the background once the log grew by N MiB, or
-                  by a quarter of the last snapshot if more (default 8; 0: only on
-                  a clean stop)
+                  take a snapshot in the background once the log grew by N MiB
+                  (REST upserts count 16 bytes per item), or by a quarter
+                  of the last snapshot if more (default 8; 0: only on a clean stop)
   --wait-for-lock if another server holds the data directory, wait until it stops,
                   then recover and take over (a standby for restarts)
   --no-demo       start with an empty database instead of the demo graph

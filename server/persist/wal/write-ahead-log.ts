@@ -138,7 +138,7 @@ export class WriteAheadLog {
     return this.closed ? "write-ahead log is closed" : undefined;
   }
 
-  /** Payload bytes appended since the log was opened (drives snapshot scheduling). */
+  /** Payload bytes appended since the log was opened. */
   get appendedBytes(): number {
     return this.appended;
   }

@@ -93,6 +93,28 @@ const GLOBAL = `CREATE QUERY global_tables() FOR GRAPH R SYNTAX V1 {
   PRINT @@byLabel, @@byName, @@byVertex.size() AS vertices, @@products, @@bag.size() AS bagSize, @@bag.contains(12) AS has12;
 }`;
 
+// Per-vertex maps of numeric sums (the fused lookup-insert-add path): a vertex-keyed map of
+// DOUBLE weights with removals and re-insertions, an INT-keyed map of INT counts emptied
+// with clear() on some vertices and refilled; the weights are multiples of 1/4, so every
+// sum is exact in any order.
+const SUM_MAPS = `CREATE QUERY sum_maps() FOR GRAPH R SYNTAX V1 {
+  MapAccum<VERTEX, SumAccum<DOUBLE>> @w;
+  MapAccum<INT, SumAccum<INT>> @byLabel;
+  SetAccum<VERTEX> @drop;
+  SumAccum<INT> @count;
+  SumAccum<DOUBLE> @dot;
+  All = {V.*};
+  X = SELECT s FROM All:s -(E:e)-> V:t
+      ACCUM s.@w += (t -> 0.5), s.@w += (t -> t.label * 0.25), s.@byLabel += (t.label % 7 -> 3);
+  X = SELECT s FROM All:s -(E:e)-> V:t WHERE t.label % 2 == 0 ACCUM s.@drop += t
+      POST-ACCUM FOREACH x IN s.@drop DO s.@w.remove(x) END;
+  X = SELECT s FROM All:s -(E:e)-> V:t WHERE t.label % 5 == 0 ACCUM s.@w += (t -> 1.0);
+  X = SELECT s FROM All:s WHERE s.label % 3 == 0 POST-ACCUM s.@byLabel.clear();
+  X = SELECT s FROM All:s -(E:e)-> V:t WHERE s.label % 3 == 0 ACCUM s.@byLabel += (t.label % 11 -> 2);
+  All = SELECT s FROM All:s POST-ACCUM s.@count = s.@w.size(), FOREACH (k, v) IN s.@w DO s.@dot += k.label * v END;
+  PRINT All[All.@count, All.@dot, All.@byLabel];
+}`;
+
 type VertexRecord = { v_id: string; attributes: { [k: string]: unknown } };
 
 describe("collection hash tables (small and indexed) against TypeScript references", function () {
@@ -128,6 +150,34 @@ describe("collection hash tables (small and indexed) against TypeScript referenc
         if (nb[v].size > 8) large++;
       }
       // both representations were exercised
+      expect(large).to.be.greaterThan(0);
+      expect(records.length - large).to.be.greaterThan(0);
+    });
+
+    it(`per-vertex maps of numeric sums: adds, removals, re-insertions, clear and refill (seed ${seed})`, async () => {
+      const g = randomGraph(seed, n, m);
+      const r = await runGsql(load(g), SUM_MAPS);
+      expect(r.ok, r.ok ? "" : r.message).to.equal(true);
+      const w: Map<number, number>[] = Array.from({ length: n }, () => new Map());
+      const byLabel: Map<number, number>[] = Array.from({ length: n }, () => new Map());
+      const add = <K>(map: Map<K, number>, k: K, v: number) => map.set(k, (map.get(k) ?? 0) + v);
+      const fill = distinct(g.fill);
+      for (const [a, b] of fill) add(w[a], b, 0.5 + label(b) * 0.25), add(byLabel[a], label(b) % 7, 3);
+      for (const [a, b] of fill) if (label(b) % 2 === 0) w[a].delete(b);
+      for (const [a, b] of fill) if (label(b) % 5 === 0) add(w[a], b, 1);
+      for (let v = 0; v < n; v++) if (label(v) % 3 === 0) byLabel[v].clear();
+      for (const [a, b] of fill) if (label(a) % 3 === 0) add(byLabel[a], label(b) % 11, 2);
+      const records = (r.json as { All: VertexRecord[] }[])[0].All;
+      expect(records.length).to.equal(n);
+      let large = 0;
+      for (const rec of records) {
+        const v = Number(rec.v_id.slice(1));
+        expect(rec.attributes["All.@count"], `entries of v${v}`).to.equal(w[v].size);
+        expect(rec.attributes["All.@dot"], `weights of v${v}`).to.equal([...w[v]].reduce((sum, [k, x]) => sum + label(k) * x, 0));
+        expect(rec.attributes["All.@byLabel"], `counts of v${v}`).to.deep.equal(Object.fromEntries([...byLabel[v]].map(([k, x]) => [String(k), x])));
+        if (w[v].size > 8) large++;
+      }
+      // small (scanned) and indexed tables both occur
       expect(large).to.be.greaterThan(0);
       expect(records.length - large).to.be.greaterThan(0);
     });
