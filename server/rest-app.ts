@@ -1,13 +1,13 @@
 // The REST application (conventionally port 9000): composes middleware and routes once.
 // Route handlers translate HTTP to engine calls and back; they hold no engine logic.
-// Middleware order: statistics (outermost, sees the final status and latency), errors
-// (turns failures into the envelope), authentication and access (when on), durable writes
-// (when a data directory is used, for requests that may write), routes (dispatched by a
-// precomputed table, server/http/route-table.ts), then the not-found answer.
+// Middleware, as few layers as the features on need (server/http/request-pipeline.ts): the
+// front door (statistics, the error envelope, the not-found answer), authentication and
+// access (when on), then the dispatch (the route found by a precomputed table,
+// server/http/route-table.ts, run inside the durable-writes context when a data directory
+// is used and the request may write).
 import Koa from "koa";
 import Router from "@koa/router";
-import { endpointNotFound, errorMiddleware } from "./http/error-middleware.js";
-import { statisticsMiddleware } from "./statistics/statistics-middleware.js";
+import { frontDoor, routeDispatch } from "./http/request-pipeline.js";
 import { createRestServices, type RestServiceOptions, type RestServices } from "./rest-services.js";
 import { registerDiagnostics } from "./routes/diagnostics.js";
 import { registerVertices } from "./routes/vertices.js";
@@ -53,17 +53,10 @@ export function createRestApp(options: RestAppOptions = {}): RestApp {
   const auth = options.auth?.enabled ? options.auth : undefined;
   if (auth) registerTokenRoutes(router, auth);
   const routes = routeTableFor(router, { mayWrite: requestMayWrite });
-  app.use(statisticsMiddleware(services.statistics));
-  app.use(errorMiddleware(log));
+  app.use(frontDoor(services.statistics, log));
   if (auth) app.use(restAuthMiddleware(auth, router));
-  const durableWrites = options.durableWrites;
   // Only requests that can write get the write-tracking context (reads skip its cost).
-  if (durableWrites) app.use((ctx, next) => (routes.matchRequest(ctx)?.mayWrite ? durableWrites(ctx, next) : next()));
-  app.use(routes.middleware());
-  app.use(async (ctx, next) => {
-    await next();
-    if (ctx.body === undefined && ctx.status === 404) endpointNotFound(ctx);
-  });
+  app.use(routeDispatch(routes, router, options.durableWrites));
   return { app, services };
 }
 

@@ -25,6 +25,7 @@ import { createDemoGraph, isEmptyDatabase, type DemoResult } from "./gsql/demo/d
 import { AuthService, type AuthOptions } from "./auth/auth-service.js";
 import { registerAuthStatements } from "./auth/gsql/register.js";
 import { createGsqlServerAuth } from "./auth/gsql-server-auth.js";
+import { tuneHeapForServing } from "./heap-tuning.js";
 
 export interface ServeOptions extends Omit<RestAppOptions, "auth" | "durableWrites" | "queries"> {
   port: number;
@@ -65,6 +66,7 @@ export interface RunningServer {
 }
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  tuneHeapForServing();
   const host = options.host ?? "127.0.0.1";
   const log = options.log ?? ((line: string) => process.stderr.write(line + "\n"));
   // The graph store lives in WebAssembly memory (runtime-wasm/store).

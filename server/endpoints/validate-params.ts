@@ -36,7 +36,12 @@ export function validateParams(descriptor: EndpointDescriptor, raw: RawParams, o
       out[name] = maxCount === 1 ? value : [value];
       continue;
     }
-    const list = given === undefined ? [] : Array.isArray(given) ? given : [given];
+    if (given === undefined) {
+      if (minCount > 0 && !optionalNames.includes(name)) throw badRequest(`Parameter ${name} is required.`);
+      out[name] = defaultValue(name, d);
+      continue;
+    }
+    const list = Array.isArray(given) ? given : [given];
     if (list.length < minCount && !optionalNames.includes(name)) throw badRequest(`Parameter ${name} is required.`);
     if (maxCount > 0 && list.length > maxCount) {
       throw badRequest(maxCount === 1 ? `Parameter ${name} may be given at most once.` : `Parameter ${name} may be given at most ${maxCount} times.`);
@@ -49,6 +54,19 @@ export function validateParams(descriptor: EndpointDescriptor, raw: RawParams, o
     }
   }
   return out;
+}
+
+/** Each parameter's default, converted once (values are primitives, so one may be shared). */
+const defaults = new WeakMap<ParamDescriptor, ParamValue | undefined>();
+
+function defaultValue(name: string, d: ParamDescriptor): ParamValue | undefined {
+  if (d.default === undefined) return undefined;
+  let value = defaults.get(d);
+  if (value === undefined) {
+    value = convert(name, d, d.default);
+    defaults.set(d, value);
+  }
+  return value;
 }
 
 /** A descriptor's parameters as entries, listed once per descriptor object rather than per request. */

@@ -77,27 +77,79 @@ class BodyReader {
     this.level(2, (sourceType) => {
       this.level(3, (sourceId) => {
         this.level(4, (edgeType) => {
-          this.level(5, (targetType) => {
-            let group: EdgeColumns | undefined;
-            let types: ResolvedEdgeTypes | undefined;
-            this.level(6, (targetId) => {
-              if (group === undefined) {
-                group = this.groupFor(sourceType, edgeType, targetType);
-                types = this.lastTypes!;
-              }
-              const writes = this.readWrites(7, types!);
-              const from = group.from as string[];
-              if (writes !== undefined) {
-                group.attributes ??= new Array<AttrWrite[] | undefined>(from.length).fill(undefined);
-                group.attributes.push(writes);
-              } else group.attributes?.push(undefined);
-              from.push(sourceId);
-              (group.to as string[]).push(targetId);
-            });
-          });
+          this.level(5, (targetType) => this.readTargets(sourceType, sourceId, edgeType, targetType));
         });
       });
     });
+  }
+
+  /**
+   * The target ids of one source, edge type and target type: `{"id": {attributes}, …}`, the
+   * level every edge item passes, so it is walked here in one loop (no call per item) and an
+   * empty attribute object, what most edges carry, is taken in stride.
+   */
+  private readTargets(sourceType: string, sourceId: string, edgeType: string, targetType: string): void {
+    const r = this.r;
+    const t = r.text;
+    if (!r.atObject()) reject();
+    if (6 > r.maxDepth) r.fail(`JSON nesting deeper than ${r.maxDepth} levels`);
+    r.pos++;
+    r.skipSpace();
+    if (t.charCodeAt(r.pos) === 125) {
+      r.pos++;
+      return;
+    }
+    const group = this.groupFor(sourceType, edgeType, targetType);
+    const types = this.lastTypes!;
+    const from = group.from as string[];
+    const to = group.to as string[];
+    const emptyAllowed = 7 <= r.maxDepth;
+    for (;;) {
+      // The compact item `"id":{}` followed by `,` or `}` (what most clients send), read with
+      // a local position; anything else (escapes, white space, attributes) by the general path.
+      if (emptyAllowed) {
+        const start = r.pos + 1;
+        let q = start;
+        let c = t.charCodeAt(r.pos) === 34 ? t.charCodeAt(q) : 0;
+        while (c !== 34 && c !== 92 && c >= 32) c = t.charCodeAt(++q);
+        if (c === 34 && t.charCodeAt(q + 1) === 58 && t.charCodeAt(q + 2) === 123 && t.charCodeAt(q + 3) === 125) {
+          const after = t.charCodeAt(q + 4);
+          if (after === 44 || after === 125) {
+            if (group.attributes !== undefined) group.attributes.push(undefined);
+            from.push(sourceId);
+            to.push(t.slice(start, q));
+            r.pos = q + 5;
+            if (after === 125) return;
+            if (t.charCodeAt(r.pos) <= 32) r.skipSpace();
+            continue;
+          }
+        }
+      }
+      if (t.charCodeAt(r.pos) !== 34) r.expected("a string key");
+      const targetId = r.string();
+      r.skipSpace();
+      if (t.charCodeAt(r.pos) !== 58) r.expected("':'");
+      r.pos++;
+      r.skipSpace();
+      let writes: AttrWrite[] | undefined;
+      if (emptyAllowed && t.charCodeAt(r.pos) === 123 && t.charCodeAt(r.pos + 1) === 125) r.pos += 2;
+      else writes = this.readWrites(7, types);
+      if (writes !== undefined) {
+        group.attributes ??= new Array<AttrWrite[] | undefined>(from.length).fill(undefined);
+        group.attributes.push(writes);
+      } else if (group.attributes !== undefined) group.attributes.push(undefined);
+      from.push(sourceId);
+      to.push(targetId);
+      r.skipSpace();
+      const c = t.charCodeAt(r.pos++);
+      if (c === 44) {
+        r.skipSpace();
+        continue;
+      }
+      if (c === 125) return;
+      r.pos--;
+      r.expected("',' or '}'");
+    }
   }
 
   /**

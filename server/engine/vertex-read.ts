@@ -1,7 +1,7 @@
 // Vertex reads (GET /graph/{g}/vertices/{type}[/{id}]) and the vertex selection that
 // DELETE shares: one vertex by id or every vertex of the type passing the filter, sorted,
 // limited, and shown as vertex records with the selected attributes.
-import type { AttributeDef, VertexType } from "../../runtime-wasm/schema/types.js";
+import type { AttrType, AttributeDef, VertexType } from "../../runtime-wasm/schema/types.js";
 import type { Snapshot } from "../../runtime-wasm/store/index.js";
 import type { JsonOut } from "../../runtime-wasm/values/index.js";
 import { attrValueToJson } from "./attribute-values.js";
@@ -87,9 +87,10 @@ export function lookupLive(snapshot: Snapshot, typeKey: string, id: string): num
 }
 
 export function vertexSource(snapshot: Snapshot, type: VertexType): AttributeSource<number> {
-  const types = attrTypeMap(vertexAttributeDefs(type));
+  // The name → type map only when a filter or sort asks (a read by id has neither).
+  let types: Map<string, AttrType> | undefined;
   return {
-    typeOf: (name) => types.get(name),
+    typeOf: (name) => (types ??= attrTypeMap(vertexAttributeDefs(type))).get(name),
     reader: (name) => snapshot.attributeReader(type.key, name) ?? ((vid: number) => snapshot.attribute(vid, name)),
   };
 }

@@ -41,9 +41,11 @@ export class RouteTable {
 
   /** The route the router would run first for this method and path, or undefined. */
   match(method: string, path: string): RouteMatch | undefined {
-    const found = this.find(method, path);
-    if (!found) return undefined;
-    return { path: found.candidate.layer.path as string, params: found.params, mayWrite: found.candidate.mayWrite };
+    if (this.builtFor !== this.router.stack.length) this.build();
+    const key = requestKey(method, path);
+    // A key's list already holds the loose routes of its method, in registration order.
+    const candidates = this.byKey.get(key) ?? this.loose.get(method);
+    return candidates ? firstMatch(candidates, path) : undefined;
   }
 
   /** The match for a request, computed once per request (the guard, the write context and dispatch share it). */
@@ -53,27 +55,21 @@ export class RouteTable {
     return state.routeMatch ?? undefined;
   }
 
+  /** Runs the route of `match` (a match of this table) for the request; its handler gets `next`. */
+  run(ctx: Context, match: RouteMatch, next: Next): Promise<unknown> {
+    ctx.params = match.params;
+    (ctx as { _matchedRoute?: string })._matchedRoute = match.path;
+    return (match as Found).candidate.run(ctx, next) as Promise<unknown>;
+  }
+
   /** Koa middleware running the matched route (its handler gets `next`), or `next` when none matches. */
   middleware(): Middleware & { router: Router } {
     const dispatch = (ctx: Context, next: Next) => {
-      const state = ctx.state as { routeMatch?: RouteMatch | null };
-      const found = this.find(ctx.method, ctx.path);
-      if (!found) return next();
-      ctx.params = found.params;
-      (ctx as { _matchedRoute?: string })._matchedRoute = found.candidate.layer.path as string;
-      if (state.routeMatch === undefined) state.routeMatch = { path: found.candidate.layer.path as string, params: found.params, mayWrite: found.candidate.mayWrite };
-      return found.candidate.run(ctx, next);
+      const match = this.matchRequest(ctx);
+      return match === undefined ? next() : this.run(ctx, match, next);
     };
     // Tools that list the application's routes find the router where @koa/router puts it.
     return Object.assign(dispatch, { router: this.router });
-  }
-
-  private find(method: string, path: string): { candidate: Candidate; params: Record<string, string> } | undefined {
-    if (this.builtFor !== this.router.stack.length) this.build();
-    const key = requestKey(method, path);
-    // A key's list already holds the loose routes of its method, in registration order.
-    const candidates = this.byKey.get(key) ?? this.loose.get(method);
-    return candidates ? firstMatch(candidates, path) : undefined;
   }
 
   private build(): void {
@@ -119,10 +115,15 @@ export function routeTableFor(router: Router, options?: RouteTableOptions): Rout
   return table;
 }
 
-function firstMatch(candidates: Candidate[], path: string): { candidate: Candidate; params: Record<string, string> } | undefined {
+/** A match together with the route it found (what `run` runs). */
+interface Found extends RouteMatch {
+  readonly candidate: Candidate;
+}
+
+function firstMatch(candidates: Candidate[], path: string): Found | undefined {
   for (const candidate of candidates) {
     const m = candidate.layer.regexp.exec(path);
-    if (m) return { candidate, params: candidate.layer.params(path, m.slice(1), {}) as Record<string, string> };
+    if (m) return { path: candidate.layer.path as string, params: candidate.layer.params(path, m.slice(1), {}) as Record<string, string>, mayWrite: candidate.mayWrite, candidate };
   }
   return undefined;
 }

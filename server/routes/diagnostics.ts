@@ -6,13 +6,17 @@ import { addEndpoint, param } from "./endpoint-route.js";
 import type { RestServices } from "../rest-services.js";
 import type { EndpointKind } from "../endpoints/descriptor.js";
 import type { ParamValues } from "../endpoints/validate-params.js";
+import { sendJsonText } from "../http/respond.js";
 import { PRODUCT_VERSION, componentVersionLines } from "../version.js";
+
+/** The echo answer, written once. */
+const ECHO_TEXT = JSON.stringify({ error: false, message: "Hello GSQL" });
 
 export function registerDiagnostics(router: Router, services: RestServices): void {
   const echo = async (ctx: Context, params: ParamValues) => {
     const sleep = param.number(params, "sleep") ?? 0;
     if (sleep > 0) await new Promise((resolve) => setTimeout(resolve, sleep * 1000));
-    ctx.body = { error: false, message: "Hello GSQL" };
+    sendJsonText(ctx, ECHO_TEXT);
   };
   addEndpoint(router, services, "GET /echo", echo);
   addEndpoint(router, services, "POST /echo", echo);

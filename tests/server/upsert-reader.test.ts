@@ -100,4 +100,48 @@ describe("upsert body reader: straight into the store's form", () => {
     // Both kinds were generated in numbers.
     expect(valid).to.be.within(40, 360);
   });
+
+  it("agrees with the item path with white space between tokens and at every nesting limit", () => {
+    const random = mulberry32(77);
+    const body =
+      '{"vertices":{"Person":{"a":{"age":{"value":5}},"b":{}}},"edges":{"Person":{"a":{"follows":{"Person":{"b":{},"c":{"weight":{"value":2}},"b":{}}},"knows":{"Person":{}}},' +
+      '"b":{"knows":{"Person":{"c":{"strength":{"value":1,"op":"+"}},"a":{}}}}}}}';
+    // White space after structural characters outside strings, where JSON allows it.
+    const spaced = (text: string) => {
+      let out = "";
+      let inString = false;
+      for (let i = 0; i < text.length; i++) {
+        const c = text[i]!;
+        out += c;
+        if (inString) {
+          if (c === "\\") out += text[++i]!;
+          else if (c === '"') inString = false;
+        } else if (c === '"') inString = true;
+        else if ("{}:,".includes(c) && random() < 0.5) out += pickSpace();
+      }
+      return out;
+    };
+    const pickSpace = () => [" ", "\n", "\t ", "\r\n  "][Math.floor(random() * 4)]!;
+    let valid = 0;
+    for (let round = 0; round < 60; round++) {
+      const text = round === 0 ? body : spaced(body);
+      for (const maxDepth of [5, 6, 7, 8, 9]) {
+        const tuples = engine.schema.tuples;
+        const run = (read: () => unknown): Outcome => {
+          try {
+            return { batch: read() };
+          } catch (e) {
+            return { error: `${(e as Error).name}: ${(e as Error).message}` };
+          }
+        };
+        const fast = run(() => upsertBatchFromText(text, graph, tuples, { maxDepth }));
+        const items = run(() => upsertBatchOfItems(graph, tuples, upsertItemsFromText(text, { maxDepth })));
+        expect(fast, `${maxDepth}: ${text}`).to.deep.equal(items);
+        if ("batch" in fast) valid++;
+        // An edge attribute's {"value": …} object is the 8th level: every lower limit refuses the body.
+        expect("batch" in fast, `${maxDepth}: ${text}`).to.equal(maxDepth >= 8);
+      }
+    }
+    expect(valid).to.equal(120);
+  });
 });

@@ -8,7 +8,7 @@ import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { Agent, request } from "node:http";
 import type { BenchReport, BenchSuite } from "./run.js";
-import { machineBanner, processCpuMillis } from "./machine.js";
+import { finishedChildrenCpuMillis, machineBanner, processCpuMillis } from "./machine.js";
 
 interface BenchOptions {
   vertices: number;
@@ -71,18 +71,31 @@ export async function runRestBench(o: BenchOptions, out: BenchReport = consoleRe
     const weightedSeconds = (performance.now() - start) / 1000;
     report("upsert edges with a DOUBLE attribute (batches of 50k)", weighted / weightedSeconds, "edges/s", weightedSeconds);
 
+    // CPU per request: the server's (every thread) and the load generator's, which shares the machine's cores.
+    const cpuLine = (r: LoadResult) => {
+      if (r.serverCpuMicros === undefined) return;
+      const generator = r.generatorCpuMicros === undefined ? "" : `; load generator ${r.generatorCpuMicros.toFixed(1)} us`;
+      out.line("  server CPU per request (every thread)", r.serverCpuMicros, "us", `${o.connections} connections${generator}`);
+    };
+    // Reads are measured on a settled server: the snapshots the bulk loads made due run on
+    // the same cores, and a real server takes them once after a load, not under every read.
+    const settled = await askSettle(child);
+    if (settled !== undefined) out.note(`background snapshot after the loads finished before reads were measured (${settled.toFixed(1)} s)`);
     // A short untimed run first: the server may still be collecting the garbage of the bulk loads.
     await loadGet(base, "/echo", { ...o, seconds: 2 });
-    const echo = await loadGet(base, "/echo", o);
+    const echo = await loadGet(base, "/echo", o, child.pid);
     report(`GET /echo (the server's floor), ${echo.tool}`, echo.perSecond, "requests/s", o.seconds);
-    const reads = await loadGetById(base, o);
+    cpuLine(echo);
+    const reads = await loadGetById(base, o, child.pid);
     report(`GET vertex by id, ${o.connections} connections, ${reads.tool}`, reads.perSecond, "requests/s", o.seconds);
+    cpuLine(reads);
     out.ratio("GET /echo vs GET vertex by id", reads.perSecond, echo.perSecond, "echo");
     // The floor under both: a bare node:http server with the same answer, in the same run.
     const bare = await startServerProcess(["--bare"]);
     try {
-      const floor = await loadGet(`http://127.0.0.1:${bare.port}`, "/graph/bench/vertices/Person/p12345", o);
+      const floor = await loadGet(`http://127.0.0.1:${bare.port}`, "/graph/bench/vertices/Person/p12345", o, bare.child.pid);
       report(`bare node:http answering the same body, ${floor.tool}`, floor.perSecond, "requests/s", o.seconds);
+      cpuLine(floor);
       out.ratio("GET vertex by id vs bare node:http", reads.perSecond, floor.perSecond, "bare node:http");
       out.note(`GET vertex by id runs at ${(reads.perSecond / floor.perSecond).toFixed(2)} of bare node:http`);
     } finally {
@@ -121,15 +134,37 @@ function edgeBatchText(first: number, n: number, fanout: number, vertices: numbe
   return `{"edges":{"Person":{${parts.join(",")}}}}`;
 }
 
-async function loadGetById(base: string, o: BenchOptions) {
-  return loadGet(base, "/graph/bench/vertices/Person/p12345", o);
+async function loadGetById(base: string, o: BenchOptions, serverPid?: number) {
+  return loadGet(base, "/graph/bench/vertices/Person/p12345", o, serverPid);
 }
 
-async function loadGet(base: string, path: string, o: BenchOptions): Promise<{ perSecond: number; tool: string }> {
+interface LoadResult {
+  perSecond: number;
+  tool: string;
+  /** Server CPU time per request (every thread), where /proc tells. */
+  serverCpuMicros?: number;
+  /** The load generator's CPU time per request, where it runs as a child process and /proc tells. */
+  generatorCpuMicros?: number;
+}
+
+async function loadGet(base: string, path: string, o: BenchOptions, serverPid?: number): Promise<LoadResult> {
+  const serverStart = serverPid === undefined ? undefined : processCpuMillis(serverPid);
+  const perRequest = (millis: number | undefined, requests: number) => (millis === undefined ? undefined : (millis * 1000) / Math.max(1, requests));
+  const serverMillis = () => {
+    const now = serverPid === undefined ? undefined : processCpuMillis(serverPid);
+    return now === undefined || serverStart === undefined ? undefined : now - serverStart;
+  };
   if (hasWrk()) {
+    const childrenStart = finishedChildrenCpuMillis();
     const out = execFileSync("wrk", ["-t1", `-c${o.connections}`, `-d${o.seconds}s`, base + path], { encoding: "utf8" });
+    const childrenEnd = finishedChildrenCpuMillis();
     const m = /Requests\/sec:\s*([\d.]+)/.exec(out);
-    if (m) return { perSecond: Number(m[1]), tool: "wrk -t1" };
+    const done = /(\d+) requests in/.exec(out);
+    if (m) {
+      const requests = done ? Number(done[1]) : Number(m[1]) * o.seconds;
+      const generatorMillis = childrenStart === undefined || childrenEnd === undefined ? undefined : childrenEnd - childrenStart;
+      return { perSecond: Number(m[1]), tool: "wrk -t1", serverCpuMicros: perRequest(serverMillis(), requests), generatorCpuMicros: perRequest(generatorMillis, requests) };
+    }
   }
   const agent = new Agent({ keepAlive: true, maxSockets: o.connections });
   const deadline = performance.now() + o.seconds * 1000;
@@ -143,7 +178,7 @@ async function loadGet(base: string, path: string, o: BenchOptions): Promise<{ p
   const start = performance.now();
   await Promise.all(Array.from({ length: o.connections }, worker));
   agent.destroy();
-  return { perSecond: done / ((performance.now() - start) / 1000), tool: "Node keep-alive client in the bench process" };
+  return { perSecond: done / ((performance.now() - start) / 1000), tool: "Node keep-alive client in the bench process", serverCpuMicros: perRequest(serverMillis(), done) };
 }
 
 function hasWrk(): boolean {
@@ -221,6 +256,21 @@ function askMemory(child: ChildProcess): Promise<{ memoryBytes: number; adjacenc
     child.on("message", onMessage);
     child.send("memory");
     setTimeout(() => resolve(undefined), 5000).unref();
+  });
+}
+
+/** Seconds until the server had no snapshot running (undefined: no answer within a minute). */
+function askSettle(child: ChildProcess): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const onMessage = (msg: { settled?: number }) => {
+      if (msg.settled !== undefined) {
+        child.off("message", onMessage);
+        resolve(msg.settled);
+      }
+    };
+    child.on("message", onMessage);
+    child.send("settle");
+    setTimeout(() => resolve(undefined), 60_000).unref();
   });
 }
 
