@@ -110,7 +110,6 @@ export function primeCapture(qe: QueryEmitter, id: number, vertex: Expr): Expr {
     const v = f.param(0);
     const stamp = f.local("i32", "stamp");
     return [
-      ...(full !== undefined ? [m.if(m.globalGet(full, "i32"), m.return())] : []),
       stamp.set(m.add("i32", m.globalGet(g.epoch, "i32"), m.shl("i32", v.get(), m.i32(2)))),
       m.if(
         m.ne("i32", m.load("i32", stamp.get()), m.globalGet(SELECT_EPOCH, "i32")),
@@ -131,7 +130,9 @@ export function primeCapture(qe: QueryEmitter, id: number, vertex: Expr): Expr {
       ),
     ];
   });
-  return m.call(name, [vertex], "none");
+  // the "copied in full" test at the call site: whole-graph rounds then make no call per write
+  if (full === undefined) return m.call(name, [vertex], "none");
+  return m.if(m.eqz("i32", m.globalGet(full, "i32")), m.call(name, [vertex], "none"));
 }
 
 /** Offsets of the 8-byte words of a state of `size` bytes. */
