@@ -3,11 +3,8 @@
 // function (one call per SELECT execution), and V8 moves a function from its baseline tier
 // (Liftoff) to optimised code only for later calls: a WCC or BFS round, or a whole one-shot
 // query, would run entirely as baseline code, 2-6x slower. So query modules are compiled
-// with the optimising tier from the start (V8's --no-liftoff), and every function when the
-// module is compiled (--no-wasm-lazy-compilation), at install: a run, first or not, then
-// compiles nothing (a first conn_comp run on the bench graph otherwise compiled its SELECT
-// and run functions inside its own time; installing takes 10-40 ms longer per library query
-// instead of 0.5-12 ms). The flags are process-wide and read whenever WebAssembly is
+// with the optimising tier from the start (V8's --no-liftoff; functions still compile
+// lazily, at their first call). The flag is process-wide and read whenever WebAssembly is
 // compiled, so the compiler's own WebAssembly (Binaryen) compiled after it gets the same
 // treatment: its first query takes longer, the following ones far less (measured on this
 // machine: 1.5 s, 1.0 s, 0.3 s for three library queries by default; 2.2 s, 0.04 s, 0.1 s).
@@ -20,7 +17,6 @@ let optimisingTier = false;
 export function compileQueryModule(bytes: Uint8Array): Promise<WebAssembly.Module> {
   if (!optimisingTier) {
     setFlagsFromString("--no-liftoff");
-    setFlagsFromString("--no-wasm-lazy-compilation");
     optimisingTier = true;
   }
   return WebAssembly.compile(bytes as Uint8Array<ArrayBuffer>);
