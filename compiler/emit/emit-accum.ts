@@ -9,23 +9,57 @@
 // logical, BitwiseAnd/Or work on 64 bits; List appends, Set/Bag add, Map folds the value
 // into the key's value accumulator, Heap keeps the best by its keys, GroupBy folds values
 // into the key's accumulators. `+=` of a collection adds every element.
-import type { IrAccum, IrType } from "../ir/types.js";
+//
+// A Min/MaxAccum of tuples keeps the tuple's fields in the state itself (`inlineTuple`), not
+// the address of an immutable record: Bellman-Ford's `t.@best.dist` is then one load, and a
+// relaxation that wins writes fields instead of allocating. Reading such a state as a value
+// copies it into a fresh record (a value must not change when the accumulator does later);
+// `accumView` gives the state's own address for uses that end before the next write (a
+// field read, printing).
+import type { IrAccum, IrTupleType, IrType } from "../ir/types.js";
 import { accumValueType, isCollectionAccum, sameIrType } from "../ir/types.js";
 import type { EmitContext } from "./context.js";
-import { allocZeroed } from "./emit-arena.js";
+import { alloc, allocZeroed } from "./emit-arena.js";
 import { arrayAssign, groupByAssign } from "./emit-accum-copy.js";
 import { Entry, htAddNumber, htCount, htForEach, htInsert, htNew, HT_INSERTED } from "./emit-hash-table.js";
 import { HeapHeader, heapLength, heapNew, heapPush } from "./emit-heap.js";
 import { listElementAddress, listLength, listNew, listPush, listClear } from "./emit-list.js";
 import { strConcat } from "./emit-strings.js";
-import { cmpValue, defaultValue, loadValue, makeTuple, storeValue } from "./emit-values.js";
+import { cmpValue, defaultValue, loadValue, makeTuple, storeValue, tupleLayout } from "./emit-values.js";
 import { htClear } from "./emit-hash-table.js";
 import type { Expr, FunctionScope, Local, LoopLabels } from "./module.js";
 import { typeTag, wasmType } from "./wasm-types.js";
 
 /** Bytes of one state (a multiple of 8). */
 export function accumSize(a: IrAccum): number {
+  const tuple = inlineTuple(a);
+  if (tuple) return tupleLayout(tuple).size;
   return a.a === "avg" ? 16 : 8;
+}
+
+/** The tuple type whose fields a Min/MaxAccum state holds in place; undefined for every other accumulator. */
+export function inlineTuple(a: IrAccum): IrTupleType | undefined {
+  return (a.a === "min" || a.a === "max") && a.elem.t === "tuple" ? a.elem : undefined;
+}
+
+/** Copies the fields of an inline tuple state or record at `from` to `to` (both `size` bytes, 8-aligned). */
+export function copyTupleBytes(cx: EmitContext, t: IrTupleType, to: Expr, from: Expr): Expr {
+  const m = cx.m;
+  const size = tupleLayout(t).size;
+  const name = cx.helper(`tuple_copy_${typeTag(t)}`, [{ name: "to", type: "i32" }, { name: "from", type: "i32" }], "none", (f) => {
+    const words: Expr[] = [];
+    for (let off = 0; off < size; off += 8) words.push(m.store("i64", f.param(0).get(), m.load("i64", f.param(1).get(), off), off));
+    return words;
+  });
+  return m.call(name, [to, from], "none");
+}
+
+/**
+ * The state's value for a use that ends before the state is written again: an inline
+ * tuple state's own address (no copy), otherwise the value as `accumRead` gives it.
+ */
+export function accumView(cx: EmitContext, a: IrAccum, state: Expr): Expr {
+  return inlineTuple(a) ? state : accumRead(cx, a, state);
 }
 
 /** A short unique name of an accumulator type, for specialised helpers. */
@@ -105,6 +139,7 @@ export function accumInit(cx: EmitContext, a: IrAccum, state: Expr): Expr {
         return storeValue(cx, a.elem, s.get(), defaultValue(cx, a.elem));
       case "min":
       case "max":
+        if (a.elem.t === "tuple") return copyTupleBytes(cx, a.elem, s.get(), minMaxDefault(cx, a));
         return storeValue(cx, a.elem, s.get(), minMaxDefault(cx, a));
       case "avg":
         return m.seq(m.store("f64", s.get(), m.f64(0)), m.store("i64", s.get(), m.i64(0), 8));
@@ -160,6 +195,14 @@ export function newContainer(cx: EmitContext, a: IrAccum): Expr {
 /** Reads a state: the value for scalar accumulators, the container address (maybe 0) for collections. */
 export function accumRead(cx: EmitContext, a: IrAccum, state: Expr): Expr {
   const m = cx.m;
+  const tuple = inlineTuple(a);
+  if (tuple) {
+    const name = cx.helper(`acc_read_${accumTag(a)}`, [{ name: "s", type: "i32" }], "i32", (f) => {
+      const p = f.local("i32", "p");
+      return [p.set(alloc(cx, m.i32(tupleLayout(tuple).size))), copyTupleBytes(cx, tuple, p.get(), f.param(0).get()), p.get()];
+    });
+    return m.call(name, [state], "i32");
+  }
   switch (a.a) {
     case "sum":
     case "min":
@@ -206,6 +249,10 @@ export function accumAdd(cx: EmitContext, a: IrAccum, state: Expr, value: Expr, 
         return storeValue(cx, a.elem, s.get(), m.add(wasmType(a.elem), loadValue(cx, a.elem, s.get()), v.get()));
       case "min":
       case "max": {
+        if (a.elem.t === "tuple") {
+          const c = cmpValue(cx, a.elem, v.get(), s.get());
+          return m.if(a.a === "min" ? m.lt("i32", c, m.i32(0)) : m.gt("i32", c, m.i32(0)), copyTupleBytes(cx, a.elem, s.get(), v.get()));
+        }
         const cur = f.local(wasmType(a.elem), "cur");
         const c = cmpValue(cx, a.elem, v.get(), cur.get());
         let better = a.a === "min" ? m.lt("i32", c, m.i32(0)) : m.gt("i32", c, m.i32(0));
@@ -514,9 +561,11 @@ export function accumAssign(cx: EmitContext, a: IrAccum, state: Expr, value: Exp
     switch (a.a) {
       case "avg":
         return m.seq(m.store("f64", s.get(), v.get()), m.store("i64", s.get(), m.i64(1), 8));
-      case "sum":
       case "min":
       case "max":
+        if (a.elem.t === "tuple") return copyTupleBytes(cx, a.elem, s.get(), v.get());
+        return storeValue(cx, a.elem, s.get(), v.get());
+      case "sum":
       case "replace":
         return storeValue(cx, a.elem, s.get(), v.get());
       case "and":

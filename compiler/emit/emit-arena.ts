@@ -21,13 +21,25 @@ export function initArena(cx: EmitContext): Expr {
   );
 }
 
+/**
+ * The least size of the next chunk asked for: it doubles with every chunk from 2 MiB up to
+ * 64 MiB, so a run that allocates N bytes asks the host O(log N) times rather than once per
+ * MiB. Each ask blocks the run until the main thread answers, which on a busy machine can
+ * take a scheduler time slice (shortest_path_any_wt on the bench graph asked 32 times).
+ */
+const NEXT_CHUNK = "arena_next_chunk";
+const FIRST_GROWTH = 2 << 20;
+const MAX_GROWTH = 64 << 20;
+
 /** `alloc(bytes) -> address`, 8-byte aligned, contents undefined. */
 export function alloc(cx: EmitContext, bytes: Expr): Expr {
   const m = cx.m;
+  cx.ensureGlobal(NEXT_CHUNK, "i32", FIRST_GROWTH);
   const name = cx.helper("alloc", [{ name: "bytes", type: "i32" }], "i32", (f) => {
     const size = f.param(0);
     const p = f.local("i32", "p");
     const chunk = f.local("i32", "chunk");
+    const next = () => m.globalGet(NEXT_CHUNK, "i32");
     return [
       size.set(m.and("i32", m.add("i32", size.get(), m.i32(7)), m.i32(-8))),
       p.set(m.globalGet(G.heapPtr, "i32")),
@@ -35,7 +47,8 @@ export function alloc(cx: EmitContext, bytes: Expr): Expr {
       m.if(
         m.gt("i32", m.add("i32", p.get(), size.get()), m.globalGet(G.heapEnd, "i32"), true),
         m.seq(
-          chunk.set(cx.host("arenaChunk", [size.get()])),
+          chunk.set(cx.host("arenaChunk", [m.select(m.gt("i32", size.get(), next(), true), size.get(), next())])),
+          m.if(m.lt("i32", next(), m.i32(MAX_GROWTH), true), m.globalSet(NEXT_CHUNK, m.shl("i32", next(), m.i32(1)))),
           p.set(m.add("i32", chunk.get(), m.i32(ArenaChunk.headerSize))),
           m.globalSet(G.heapEnd, m.add("i32", chunk.get(), m.load("i32", chunk.get(), ArenaChunk.size))),
         ),

@@ -6,12 +6,12 @@ import { RuntimeError } from "../../runtime-wasm/query/abi.js";
 import type { IrExpr } from "../ir/ir.js";
 import { isFloatType, type IrAccum, type IrType } from "../ir/types.js";
 import { alloc } from "./emit-arena.js";
-import { accumAdd, accumRead, accumSize, newContainer } from "./emit-accum.js";
+import { accumAdd, accumRead, accumSize, accumView, newContainer } from "./emit-accum.js";
 import { edgeRecordTypeName, readEdgeAttrDynamic, readEdgeAttrStatic, readVertexAttr, vertexTypeName } from "./emit-attr.js";
 import { emitCall, emitMethod } from "./emit-builtins.js";
 import { collectionContains, collectionSetOp } from "./emit-collections.js";
 import { paramPresent } from "./emit-params.js";
-import { primeRead } from "./emit-prime.js";
+import { primeRead, primeView } from "./emit-prime.js";
 import { emitSeed } from "./emit-seed.js";
 import { numOp, NumOp, strConcat, strConst } from "./emit-strings.js";
 import { cmpValue, eqValue, makeEdge, makeTuple, tupleLayout, loadValue } from "./emit-values.js";
@@ -53,7 +53,7 @@ export function emitExpr(qe: QueryEmitter, x: IrExpr): Expr {
     case "field": {
       const t = x.target.type;
       if (t.t !== "tuple") throw new Error("field of a non-tuple");
-      return loadValue(cx, t.fields[x.index].type, emitExpr(qe, x.target), tupleLayout(t).offsets[x.index]);
+      return loadValue(cx, t.fields[x.index].type, tupleView(qe, x.target), tupleLayout(t).offsets[x.index]);
     }
     case "unary":
       return unary(qe, x.op, x.arg);
@@ -101,6 +101,22 @@ export function emitExpr(qe: QueryEmitter, x: IrExpr): Expr {
     case "interval":
       throw new Error("INTERVAL outside datetime_add/datetime_sub");
   }
+}
+
+/**
+ * A tuple value's record for reading its fields right away: an accumulator that keeps its
+ * tuple in place is read where it is, without the copy a value read makes.
+ */
+function tupleView(qe: QueryEmitter, x: IrExpr): Expr {
+  const m = qe.m;
+  if (qe.hoisted.get(x) === undefined) {
+    if (x.e === "gacc") return accumView(qe.cx, qe.accumType(x.id), m.globalGet(qe.accumGlobal(x.id), "i32"));
+    if (x.e === "vacc") {
+      if (x.prime || qe.clause.snapshotAccums?.has(x.id)) return primeView(qe, x.id, emitExpr(qe, x.vertex));
+      return accumView(qe.cx, qe.accumType(x.id), vertexState(qe, x.id, emitExpr(qe, x.vertex)));
+    }
+  }
+  return emitExpr(qe, x);
 }
 
 /** Address of vertex accumulator `id`'s state for vertex `vertex` (an i32 vid). */

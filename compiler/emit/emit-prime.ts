@@ -12,7 +12,7 @@
 // capture nothing. That takes the per-edge stamp lookups out of whole-graph rounds (WCC,
 // PageRank); small frontiers keep the per-vertex copies.
 import type { EmitContext } from "./context.js";
-import { accumAssign, accumRead, accumSize, allocStates } from "./emit-accum.js";
+import { accumAssign, accumRead, accumSize, allocStates, inlineTuple } from "./emit-accum.js";
 import { allocZeroed } from "./emit-arena.js";
 import { GG } from "./emit-graph.js";
 import type { Expr, ValueType } from "./module.js";
@@ -110,7 +110,6 @@ export function primeCapture(qe: QueryEmitter, id: number, vertex: Expr): Expr {
     const v = f.param(0);
     const stamp = f.local("i32", "stamp");
     return [
-      ...(full !== undefined ? [m.if(m.globalGet(full, "i32"), m.return())] : []),
       stamp.set(m.add("i32", m.globalGet(g.epoch, "i32"), m.shl("i32", v.get(), m.i32(2)))),
       m.if(
         m.ne("i32", m.load("i32", stamp.get()), m.globalGet(SELECT_EPOCH, "i32")),
@@ -118,7 +117,7 @@ export function primeCapture(qe: QueryEmitter, id: number, vertex: Expr): Expr {
           ...(isCollectionAccum(a)
             ? [accumAssign(cx, a, m.add("i32", m.globalGet(g.prev, "i32"), m.mul("i32", v.get(), m.i32(size))), accumRead(cx, a, m.add("i32", m.globalGet(qe.accumGlobal(id), "i32"), m.mul("i32", v.get(), m.i32(size)))), { t: "accum", accum: a })]
             : []),
-          ...[0, 8].filter((off) => off < size && !isCollectionAccum(a)).map((off) =>
+          ...words(isCollectionAccum(a) ? 0 : size).map((off) =>
             m.store(
               "i64",
               m.add("i32", m.globalGet(g.prev, "i32"), m.mul("i32", v.get(), m.i32(size))),
@@ -131,26 +130,47 @@ export function primeCapture(qe: QueryEmitter, id: number, vertex: Expr): Expr {
       ),
     ];
   });
-  return m.call(name, [vertex], "none");
+  // the "copied in full" test at the call site: whole-graph rounds then make no call per write
+  if (full === undefined) return m.call(name, [vertex], "none");
+  return m.if(m.eqz("i32", m.globalGet(full, "i32")), m.call(name, [vertex], "none"));
+}
+
+/** Offsets of the 8-byte words of a state of `size` bytes. */
+function words(size: number): number[] {
+  return Array.from({ length: size / 8 }, (_, i) => i * 8);
 }
 
 /** The value of `vertex.@a'`. */
 export function primeRead(qe: QueryEmitter, id: number, vertex: Expr): Expr {
+  return primeAccess(qe, id, vertex, false);
+}
+
+/**
+ * `vertex.@a'` for a use that ends before the next write of @a (a field read): for a
+ * tuple kept in place, the address of the state holding the old value, not a copy.
+ */
+export function primeView(qe: QueryEmitter, id: number, vertex: Expr): Expr {
+  return primeAccess(qe, id, vertex, inlineTuple(qe.accumType(id)) !== undefined);
+}
+
+function primeAccess(qe: QueryEmitter, id: number, vertex: Expr, view: boolean): Expr {
   const m = qe.m;
   const cx = qe.cx;
   const a = qe.accumType(id);
   const g = primeGlobals(qe, id);
   const size = accumSize(a);
-  const name = cx.helper(qe.fn(`prime_read_${id}`), [{ name: "v", type: "i32" }], readType(qe, id), (f) => {
+  const read = (state: Expr) => (view ? state : accumRead(cx, a, state));
+  const type = view ? "i32" : readType(qe, id);
+  const name = cx.helper(qe.fn(`prime_${view ? "view" : "read"}_${id}`), [{ name: "v", type: "i32" }], type, (f) => {
     const v = f.param(0);
     const copied = m.eq("i32", m.load("i32", m.add("i32", m.globalGet(g.epoch, "i32"), m.shl("i32", v.get(), m.i32(2)))), m.globalGet(SELECT_EPOCH, "i32"));
     const base = m.select(copied, m.globalGet(g.prev, "i32"), m.globalGet(qe.accumGlobal(id), "i32"));
-    const stamped = accumRead(cx, a, m.add("i32", base, m.mul("i32", v.get(), m.i32(size))));
+    const stamped = read(m.add("i32", base, m.mul("i32", v.get(), m.i32(size))));
     const full = fullCopyFlag(qe, id);
     if (full === undefined) return stamped;
-    return m.if(m.globalGet(full, "i32"), accumRead(cx, a, m.add("i32", m.globalGet(g.prev, "i32"), m.mul("i32", v.get(), m.i32(size)))), stamped);
+    return m.if(m.globalGet(full, "i32"), read(m.add("i32", m.globalGet(g.prev, "i32"), m.mul("i32", v.get(), m.i32(size)))), stamped);
   });
-  return m.call(name, [vertex], readType(qe, id));
+  return m.call(name, [vertex], type);
 }
 
 function readType(qe: QueryEmitter, id: number): ValueType {

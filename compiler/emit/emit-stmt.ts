@@ -228,7 +228,7 @@ function write(qe: QueryEmitter, target: IrTarget, value: IrExpr, accumulate: bo
   const vertexLocal = vertex;
 
   const capture = (v: () => Expr) => (needsPrime ? primeCapture(qe, accumId, v()) : m.nop());
-  const tupleInline = accumulate && !deferred ? tupleMinMaxInline(qe, accum, () => stateLocal.get(), value) : undefined;
+  const tupleInline = !deferred ? tupleMinMaxInline(qe, accum, () => stateLocal.get(), value, !accumulate) : undefined;
   if (tupleInline) return m.seq(setState, vertexLocal ? capture(() => vertexLocal.get()) : m.nop(), tupleInline);
 
   // What one write does, given the state address and operand values.

@@ -8,7 +8,7 @@ import { writeJson } from "./emit-json.js";
 import { Out } from "../../runtime-wasm/query/abi.js";
 import type { IrAccum, IrType } from "../ir/types.js";
 import type { EmitContext } from "./context.js";
-import { accumRead, accumSize, accumTag, collectionForEach, groupByKeyTuple, groupByOffsets } from "./emit-accum.js";
+import { accumRead, accumSize, accumView, accumTag, collectionForEach, groupByKeyTuple, groupByOffsets } from "./emit-accum.js";
 import { alloc } from "./emit-arena.js";
 import { Entry } from "./emit-hash-table.js";
 import { heapLength, heapSorted } from "./emit-heap.js";
@@ -89,7 +89,7 @@ export function writeAccumState(cx: EmitContext, a: IrAccum, state: Expr, style:
     case "min":
     case "max":
     case "replace":
-      return writeValue(cx, a.elem, accumRead(cx, a, state), style);
+      return writeValue(cx, a.elem, accumView(cx, a, state), style);
     case "avg":
       return outTagValue(cx, Out.Double, "f64", accumRead(cx, a, state));
     case "and":

@@ -40,6 +40,9 @@ class OutputDecoder {
   private out: string[] = [];
   private readonly frames: Frame[] = [];
   private readonly floatStyle: FloatStyle;
+  /** `"key":` per manifest key index, and `,"v_type":"T","attributes":{` per vertex type: made once, not per record. */
+  private readonly keyPrefixes: (string | undefined)[] = [];
+  private readonly typeParts = new Map<string, string>();
 
   constructor(
     private readonly bytes: Uint8Array,
@@ -76,7 +79,7 @@ class OutputDecoder {
       const frame = this.frames[this.frames.length - 1];
       if (frame.filled) this.out.push(",");
       frame.filled = true;
-      if (tag === Out.Key) this.out.push(JSON.stringify(this.keyText(this.u32())), ":");
+      if (tag === Out.Key) this.out.push(this.keyPrefix(this.u32()));
       else if (tag === Out.KeyText) this.out.push(JSON.stringify(this.text()), ":");
       else if (tag === Out.KeyOf) this.out.push(JSON.stringify(this.valueAsKey()), ":");
       else throw new OutputFormatError(`expected a key, found tag ${tag}`);
@@ -103,7 +106,7 @@ class OutputDecoder {
     const out = this.out;
     switch (tag) {
       case Out.Int:
-        out.push(this.i64().toString());
+        out.push(this.intText());
         return;
       case Out.Uint:
         out.push(this.u64().toString());
@@ -173,7 +176,13 @@ class OutputDecoder {
     const v = this.u32();
     const withAttributes = this.u8() !== 0;
     const reader = this.reader();
-    this.out.push(`{"v_id":${JSON.stringify(reader.vertexId(v))},"v_type":${JSON.stringify(reader.vertexType(v))},"attributes":{`);
+    const type = reader.vertexType(v);
+    let typePart = this.typeParts.get(type);
+    if (typePart === undefined) {
+      typePart = `,"v_type":${JSON.stringify(type)},"attributes":{`;
+      this.typeParts.set(type, typePart);
+    }
+    this.out.push(`{"v_id":${JSON.stringify(reader.vertexId(v))}${typePart}`);
     const stored = withAttributes ? reader.vertexAttributesJson(v) : "";
     this.out.push(stored);
     this.frames.push({ kind: "vertex", filled: stored.length > 0 });
@@ -184,6 +193,15 @@ class OutputDecoder {
     const frame = this.frames.pop();
     if (frame === undefined) throw new OutputFormatError("End without an open container");
     this.out.push(frame.kind === "array" ? "]" : frame.kind === "vertex" ? "}}" : "}");
+  }
+
+  private keyPrefix(index: number): string {
+    let prefix = this.keyPrefixes[index];
+    if (prefix === undefined) {
+      prefix = `${JSON.stringify(this.keyText(index))}:`;
+      this.keyPrefixes[index] = prefix;
+    }
+    return prefix;
   }
 
   private keyText(index: number): string {
@@ -216,6 +234,14 @@ class OutputDecoder {
   }
   private u32(): number {
     return this.view.getUint32(this.need(4), true);
+  }
+  /** An INT's decimal text: through a JavaScript number when it is exact there (|x| < 2^53), else through a BigInt. */
+  private intText(): string {
+    const at = this.need(8);
+    const low = this.view.getUint32(at, true);
+    const high = this.view.getInt32(at + 4, true);
+    if (high >= -0x200000 && high < 0x200000) return String(high * 0x100000000 + low);
+    return this.view.getBigInt64(at, true).toString();
   }
   private i64(): bigint {
     return this.view.getBigInt64(this.need(8), true);

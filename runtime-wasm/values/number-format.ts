@@ -25,6 +25,9 @@ export function formatDouble(x: number, style: FloatStyle = "significant"): stri
 export function formatSignificant(x: number, digits: number): string {
   if (!Number.isFinite(x)) return "null";
   if (x === 0) return "0";
+  // A whole number of at most `digits` digits, exact as a double: "%g" writes its digits,
+  // which is what String gives (the common case: distances, counts, ids held in DOUBLEs)
+  if (Number.isInteger(x) && Math.abs(x) < Math.min(10 ** digits, 2 ** 53)) return String(x);
   const exp = x.toExponential(digits - 1); // rounding decides the exponent, as in C
   const e = exp.indexOf("e");
   const exponent = Number(exp.slice(e + 1));
