@@ -17,8 +17,9 @@ import { scanSegment } from "../../../server/persist/wal/segment-scan.js";
 import { mulberry32 } from "../../../tools/bench/rmat.js";
 import {
   CRASH_SCHEMA, CrashModel, GRAPH, LOAD_JOB, WRITERS, catalogText, counterId, createBody, loadBody,
-  type CatalogOp, type CreateOp, type InstallOp, type DeleteOp, type Observation, type VertexState,
+  type CatalogOp, type CreateOp, type InstallOp, type DeleteOp, type Observation,
 } from "./crash-workload.js";
+import { listAllItems } from "./crash-listing.js";
 import { startServerProcess, type ServerProcess } from "./server-process.js";
 import { col, job } from "../loading/fixtures.js";
 
@@ -40,10 +41,8 @@ async function call(base: string, method: string, url: string, body?: string, fo
 
 async function observe(server: ServerProcess, sources: string[], runQueries: boolean): Promise<Observation> {
   const base = server.base;
-  const listing = await call(base, "GET", `/graph/${GRAPH}/vertices/Item`);
-  if (listing.json.error) throw new Error(`listing vertices failed: ${listing.json.message}`);
-  const vertices = new Map<string, VertexState>();
-  for (const v of listing.json.results) vertices.set(v.v_id, { n: v.attributes.n, round: v.attributes.round });
+  // Past 10240 Items one GET would show only the first 10240 (the interface's read cap).
+  const vertices = await listAllItems(base);
   const edgeSources = new Set(sources.filter((s) => vertices.has(s)));
   const edges = new Map<string, number>();
   for (const source of edgeSources) {
@@ -53,7 +52,7 @@ async function observe(server: ServerProcess, sources: string[], runQueries: boo
   }
   const stats = await call(base, "POST", `/builtins/${GRAPH}`, JSON.stringify({ function: "stat_edge_number", type: "link" }));
   const schema = await call(server.gsqlBase, "GET", `/gsqlserver/gsql/schema?graph=${GRAPH}`);
-  const schemaVersion: number = listing.json.version.schema;
+  const schemaVersion: number = stats.json.version.schema;
   if (schema.json.results.Version !== schemaVersion) throw new Error(`GSQL schema version ${schema.json.results.Version}, REST ${schemaVersion}`);
   const addedTypes = new Set<string>(schema.json.results.VertexTypes.map((t: { Name: string }) => t.Name).filter((n: string) => n !== "Item"));
   const info = await call(server.gsqlBase, "GET", `/gsqlserver/gsql/queryinfo?graph=${GRAPH}`);
@@ -239,7 +238,8 @@ describe("persist: crash tests (SIGKILL at random moments)", function () {
   before(async () => {
     root = await fsp.mkdtemp(path.join(os.tmpdir(), "wasmgraph-crash-"));
   });
-  after(() => fsp.rm(root, { recursive: true, force: true }));
+  // CRASH_KEEP=1 keeps the data directory (its log and snapshots) for a look after a failure.
+  after(() => (process.env.CRASH_KEEP ? console.log(`data directory kept in ${root}`) : fsp.rm(root, { recursive: true, force: true })));
 
   it(`keeps every acknowledged write and never half a request, over ${ROUNDS} kills (seed in the title of a failure)`, async () => {
     const dir = path.join(root, "data");
