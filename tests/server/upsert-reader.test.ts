@@ -11,7 +11,8 @@ import { socialEngine } from "./graph-fixture.js";
 
 type Outcome = { batch: unknown } | { error: string };
 
-function both(engine: Engine, graph: GraphHandle, text: string): [Outcome, Outcome] {
+/** The body read straight into store form and through the item path, at a nesting limit (8 by default). */
+function both(engine: Engine, graph: GraphHandle, text: string, maxDepth = 8): [Outcome, Outcome] {
   const tuples = engine.schema.tuples;
   const run = (read: () => unknown): Outcome => {
     try {
@@ -20,7 +21,7 @@ function both(engine: Engine, graph: GraphHandle, text: string): [Outcome, Outco
       return { error: `${(e as Error).name}: ${(e as Error).message}` };
     }
   };
-  return [run(() => upsertBatchFromText(text, graph, tuples, { maxDepth: 8 })), run(() => upsertBatchOfItems(graph, tuples, upsertItemsFromText(text, { maxDepth: 8 })))];
+  return [run(() => upsertBatchFromText(text, graph, tuples, { maxDepth })), run(() => upsertBatchOfItems(graph, tuples, upsertItemsFromText(text, { maxDepth })))];
 }
 
 describe("upsert body reader: straight into the store's form", () => {
@@ -126,16 +127,7 @@ describe("upsert body reader: straight into the store's form", () => {
     for (let round = 0; round < 60; round++) {
       const text = round === 0 ? body : spaced(body);
       for (const maxDepth of [5, 6, 7, 8, 9]) {
-        const tuples = engine.schema.tuples;
-        const run = (read: () => unknown): Outcome => {
-          try {
-            return { batch: read() };
-          } catch (e) {
-            return { error: `${(e as Error).name}: ${(e as Error).message}` };
-          }
-        };
-        const fast = run(() => upsertBatchFromText(text, graph, tuples, { maxDepth }));
-        const items = run(() => upsertBatchOfItems(graph, tuples, upsertItemsFromText(text, { maxDepth })));
+        const [fast, items] = both(engine, graph, text, maxDepth);
         expect(fast, `${maxDepth}: ${text}`).to.deep.equal(items);
         if ("batch" in fast) valid++;
         // An edge attribute's {"value": …} object is the 8th level: every lower limit refuses the body.
