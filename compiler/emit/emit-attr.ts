@@ -10,7 +10,7 @@ import { formatToString, strConst, strFromRecord } from "./emit-strings.js";
 import { collectionFromRecord } from "./emit-attr-collections.js";
 import { defaultValue, EdgeRecord } from "./emit-values.js";
 import type { Expr } from "./module.js";
-import { UnsupportedError, type QueryEmitter } from "./query-emitter.js";
+import { UnsupportedError, type ListReads, type QueryEmitter } from "./query-emitter.js";
 import { wasmType } from "./wasm-types.js";
 
 /** Reads element `index` of a column of IR type `t`. */
@@ -78,6 +78,25 @@ export function readEdgeAttrStatic(qe: QueryEmitter, edgeTypeName: string, eid: 
   });
   return m.call(helperName, [eid], wasmType(t));
 }
+
+/**
+ * Attribute of the edge a list walk is at: an 8-byte attribute from the entry-ordered copy
+ * when the store keeps one for the list (ListReads), anything else by eid.
+ */
+export function readEdgeAttrInList(qe: QueryEmitter, edgeTypeName: string, eid: Expr, reads: ListReads, name: string, t: IrType): Expr {
+  const m = qe.m;
+  const byEid = readEdgeAttrStatic(qe, edgeTypeName, eid, name, t);
+  if (t.t !== "scalar" || !ENTRY_COPIED.has(t.name)) return byEid;
+  let delta = reads.deltas.get(name);
+  if (delta === undefined) {
+    delta = reads.newLocal("delta");
+    reads.deltas.set(name, delta);
+  }
+  return m.if(delta.get(), m.load(t.name === "DOUBLE" ? "f64" : "i64", m.add("i32", reads.entry.get(), delta.get())), byEid);
+}
+
+/** Attribute types the store keeps entry-ordered copies of (8-byte columns). */
+const ENTRY_COPIED = new Set(["INT", "UINT", "DATETIME", "DOUBLE"]);
 
 /** Attribute of an EDGE value (an edge record): dispatches on the record's type ordinal. */
 export function readEdgeAttrDynamic(qe: QueryEmitter, record: Expr, name: string, owners: { typeName: string }[], t: IrType): Expr {

@@ -7,7 +7,7 @@ import type { IrExpr } from "../ir/ir.js";
 import { isFloatType, type IrAccum, type IrType } from "../ir/types.js";
 import { alloc } from "./emit-arena.js";
 import { accumAdd, accumRead, accumSize, accumView, newContainer } from "./emit-accum.js";
-import { edgeRecordTypeName, readEdgeAttrDynamic, readEdgeAttrStatic, readVertexAttr, vertexTypeName } from "./emit-attr.js";
+import { edgeRecordTypeName, readEdgeAttrDynamic, readEdgeAttrInList, readEdgeAttrStatic, readVertexAttr, vertexTypeName } from "./emit-attr.js";
 import { emitCall, emitMethod } from "./emit-builtins.js";
 import { collectionContains, collectionSetOp } from "./emit-collections.js";
 import { paramPresent } from "./emit-params.js";
@@ -153,7 +153,7 @@ function emitAttr(qe: QueryEmitter, x: Extract<IrExpr, { e: "attr" }>): Expr {
   // An edge alias in the clause being emitted has a statically known type and an eid local.
   if (x.target.e === "var") {
     const edge = qe.clause.edges.get(x.target.id);
-    if (edge) return readEdgeAttrStatic(qe, edge.edgeTypeName, edge.eid.get(), x.name, x.type);
+    if (edge) return edge.inList ? readEdgeAttrInList(qe, edge.edgeTypeName, edge.eid.get(), edge.inList, x.name, x.type) : readEdgeAttrStatic(qe, edge.edgeTypeName, edge.eid.get(), x.name, x.type);
   }
   return readEdgeAttrDynamic(qe, emitExpr(qe, x.target), x.name, x.owners, x.type);
 }

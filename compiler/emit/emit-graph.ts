@@ -131,6 +131,34 @@ export function adjacencyList(cx: EmitContext, adj: Expr, local: Expr): Expr {
   return m.load("i32", m.add("i32", m.load("i32", adj, ADJ.HEADS), m.shl("i32", local, m.i32(3))));
 }
 
+/**
+ * For the list at `list` of an adjacency: the distance in bytes from each of its entries to
+ * its edge's value of attribute `name` in the adjacency's entry-ordered copy (the store's
+ * tables/entry-copies.ts), or 0 when there is none (the value is then read by eid).
+ */
+export function entryCopyDelta(cx: EmitContext, typeKey: string, name: string, adj: Expr, list: Expr): Expr {
+  const m = cx.m;
+  const column = edgeAttrColumn(cx, typeKey, name);
+  const i = cx.bind({ kind: "edgeAttr", typeKey, name });
+  const helperName = cx.helper(`entry_delta_${i}`, [{ name: "adj", type: "i32" }, { name: "list", type: "i32" }], "i32", (f) => {
+    const [a, l] = [f.param(0), f.param(1)];
+    const copies = f.local("i32", "copies");
+    return [
+      copies.set(m.load("i32", a.get(), ADJ.ENTRY_COPIES)),
+      m.if(
+        m.or(
+          "i32",
+          m.or("i32", m.eqz("i32", copies.get()), m.eqz("i32", column)),
+          m.or("i32", m.lt("i32", l.get(), m.load("i32", a.get(), ADJ.ENTRY_BASE), true), m.ge("i32", l.get(), m.load("i32", a.get(), ADJ.ENTRY_END), true)),
+        ),
+        m.return(m.i32(0)),
+      ),
+      m.load("i32", m.add("i32", copies.get(), m.shl("i32", m.globalGet(bindingGlobal(i), "i32"), m.i32(2)))),
+    ];
+  });
+  return m.call(helperName, [adj, list], "i32");
+}
+
 /** Bytes per entry of an adjacency's lists (4 or 8). */
 export function adjacencyEntryBytes(cx: EmitContext, adj: Expr): Expr {
   return cx.m.load("i32", adj, ADJ.ENTRY_BYTES);

@@ -36,7 +36,7 @@ import { emitStmts } from "./emit-stmt.js";
 import { cmpValue, loadValue, storeValue } from "./emit-values.js";
 import { vsetAdd, vsetAddInline, vsetCount, vsetForEach, vsetFree, vsetHas, vsetNew, vsetSetOrder, vsetToList } from "./emit-vset.js";
 import type { Expr, FunctionScope, Local } from "./module.js";
-import { QueryEmitter, type ClauseState } from "./query-emitter.js";
+import { QueryEmitter, type ClauseState, type ListReads } from "./query-emitter.js";
 import { clauseLocals, sourceInvariants, whereInvariants } from "./hoist.js";
 import { wasmType } from "./wasm-types.js";
 
@@ -306,14 +306,16 @@ function hops(qe: QueryEmitter, f: FunctionScope, sel: IrSelect, h: number, clau
   for (const match of matches) {
     const key = qe.edgeTypeKey(match.edgeType);
     const et = qe.view.edgeType(match.edgeType);
+    // attributes of the edge read in its list's order where the store keeps copies in that order
+    const listReads: ListReads | undefined = edgeIdUsed ? { entry: f.local("i32", "entry"), deltas: new Map(), newLocal: (name) => f.local("i32", name) } : undefined;
     if (hop.edgeAlias !== undefined) {
-      clause.edges.set(hop.edgeAlias, { edgeTypeKey: key, edgeTypeName: match.edgeType, directed: et?.directed ?? true, eid, from, to: target });
+      clause.edges.set(hop.edgeAlias, { edgeTypeKey: key, edgeTypeName: match.edgeType, directed: et?.directed ?? true, eid, from, to: target, inList: listReads });
     }
     const filters = targetFilters(match);
     const inner = hops(qe, f, sel, h + 1, clause, rows, dynamic, peeled);
     const guarded = filters.length ? m.if(filters.reduce((a, b) => m.and("i32", a, b)), m.seq(m.nop(), ...inner)) : m.seq(m.nop(), ...inner);
     const sampled = sampler ? m.if(sampler.keep(), guarded) : guarded;
-    const walkList = [walkEdges(qe, f, { adjacency: adjacencyOf(match), local: () => local.get(), target, edgeId: edgeIdUsed ? eid : undefined }, () => [sampled])];
+    const walkList = [walkEdges(qe, f, { adjacency: adjacencyOf(match), local: () => local.get(), target, edgeId: edgeIdUsed ? eid : undefined, listReads: listReads && { typeKey: key, reads: listReads } }, () => [sampled])];
     out.push(match.named ? m.if(match.named.get(), m.seq(...walkList)) : m.seq(...walkList));
   }
   if (hop.edgeAlias !== undefined) clause.edges.delete(hop.edgeAlias);

@@ -58,6 +58,18 @@ export interface EdgeBinding {
   eid: Local;
   from: Local;
   to: Local;
+  /** Set for an edge that a list walk reached (emit-edge-walk.ts): how its attributes can be read in list order. */
+  inList?: ListReads;
+}
+
+/** A list walk's entry and the entry-ordered attribute copies the walk's body reads. */
+export interface ListReads {
+  /** The current entry's address. */
+  entry: Local;
+  /** Attribute name -> the local holding, for the current list, its entry-copy delta (0: read by eid). */
+  deltas: Map<string, Local>;
+  /** A new i32 local of the walking function. */
+  newLocal: (name: string) => Local;
 }
 
 export interface EmitOptions {

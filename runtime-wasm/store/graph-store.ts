@@ -141,6 +141,7 @@ class WasmGraphStore implements GraphStore {
         adj.compact();
         bytesAfter += adj.chunkBytes;
       }
+      this.state.buildEntryCopies(table);
     }
     this.state.publish();
     return { adjacencies, bytesBefore, bytesAfter, millis: performance.now() - started };

@@ -158,6 +158,15 @@ export const ADJ = {
   HEADS: 8,
   /** Sum of the degrees. */
   ENTRY_COUNT: 16,
+  /**
+   * Entry-ordered copies of the type's 8-byte attributes (tables/entry-copies.ts), present
+   * while every list sits in [ENTRY_BASE, ENTRY_END): ENTRY_COPIES is the address of a u32 per
+   * attribute ordinal (ET.ATTRIBUTE_TABLE's order), each 0 or the distance in bytes from an
+   * entry to its edge's value in that attribute's copy. All three 0 when there are none.
+   */
+  ENTRY_BASE: 20,
+  ENTRY_END: 24,
+  ENTRY_COPIES: 28,
   BYTES: 32,
 } as const;
 

@@ -7,6 +7,7 @@ import type { StoreState } from "./state.js";
 import type { Adjacency } from "./tables/adjacency.js";
 import type { Column } from "./tables/columns.js";
 import type { EdgeTable } from "./tables/edge-table.js";
+import { dropIfChanged, type EntryCopies } from "./tables/entry-copies.js";
 import type { VertexTable } from "./tables/vertex-table.js";
 
 /** Write every header of the working version; returns the version header's address. */
@@ -74,10 +75,11 @@ function writeVertexHeader(space: Space, t: VertexTable): void {
 }
 
 function writeEdgeHeaders(space: Space, t: EdgeTable, vertexSlots: number): void {
+  dropIfChanged(space, t);
   let changed = t.dirty || t.header === null || (t.outTable?.bytes ?? 0) < vertexSlots * 4;
   for (const adj of t.adjacencies()) {
     if (!adj.dirty && adj.header) continue;
-    writeAdjacencyHeader(space, adj);
+    writeAdjacencyHeader(space, adj, t.entryCopies.get(adj));
     changed = true;
   }
   if (!changed) return;
@@ -125,7 +127,7 @@ function writeAdjacencyTable(space: Space, adjacencies: Map<number, Adjacency>, 
   return region;
 }
 
-function writeAdjacencyHeader(space: Space, adj: Adjacency): void {
+function writeAdjacencyHeader(space: Space, adj: Adjacency, copies: EntryCopies | undefined): void {
   const region = space.allocate(ADJ.BYTES);
   const u32 = space.arena.u32;
   const h = region.addr >>> 2;
@@ -133,6 +135,9 @@ function writeAdjacencyHeader(space: Space, adj: Adjacency): void {
   u32[h + ADJ.SLOT_COUNT / 4] = adj.slots;
   u32[h + ADJ.HEADS / 4] = adj.heads?.addr ?? 0;
   u32[h + ADJ.ENTRY_COUNT / 4] = adj.entryCount;
+  u32[h + ADJ.ENTRY_BASE / 4] = copies?.base ?? 0;
+  u32[h + ADJ.ENTRY_END / 4] = copies?.end ?? 0;
+  u32[h + ADJ.ENTRY_COPIES / 4] = copies?.table.addr ?? 0;
   space.release(adj.header);
   adj.header = region;
   adj.dirty = false;

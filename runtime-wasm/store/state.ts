@@ -12,6 +12,7 @@ import { writeVersion } from "./publish.js";
 import { ReadCatalog } from "./read-catalog.js";
 import { StoreContext } from "./tables/context.js";
 import type { EdgeTable } from "./tables/edge-table.js";
+import { buildEntryCopies } from "./tables/entry-copies.js";
 import { VertexBlocks } from "./tables/vertex-blocks.js";
 import type { VertexTable } from "./tables/vertex-table.js";
 import { tupleTable } from "./values/coerce.js";
@@ -55,6 +56,8 @@ export class StoreState {
   /** The current version header's region (released when the next one is written). */
   versionHeader: Region | null = null;
   readonly autoCompactRatio: number;
+  /** StoreOptions.entryCopies. */
+  readonly entryCopies: boolean;
 
   constructor(schema: DatabaseSchema, options: StoreOptions = {}) {
     const initialPages = Math.max(1, Math.ceil((options.initialBytes ?? 16 << 20) / WASM_PAGE_BYTES));
@@ -67,6 +70,7 @@ export class StoreState {
     this.schema = schema;
     this.catalog = new ReadCatalog(schema);
     this.autoCompactRatio = options.autoCompactRatio ?? 0.5;
+    this.entryCopies = options.entryCopies ?? true;
     const u32 = arena.u32;
     u32[SB.MAGIC >>> 2] = SUPERBLOCK_MAGIC;
     u32[SB.LAYOUT_VERSION >>> 2] = LAYOUT_VERSION;
@@ -111,6 +115,11 @@ export class StoreState {
         else if (adj.slack > adj.chunkBytes * TIDY_RATIO && adj.slack - adj.slackAfterTidy > adj.chunkBytes * TIDY_GROWTH) adj.tidy();
       }
     }
+  }
+
+  /** Build the entry-ordered attribute copies of a table whose lists were just packed (tables/entry-copies.ts). */
+  buildEntryCopies(table: EdgeTable): void {
+    if (this.entryCopies) buildEntryCopies(this.space, table);
   }
 
   /** Write the headers of the working version and make it current. */

@@ -73,6 +73,7 @@ export function readImage(bytes: Uint8Array, options?: StoreOptions): StoreState
     }
   }
   refreshAllowedPairs(state, manifest.schema);
+  for (const table of state.edgeTables) if (table) state.buildEntryCopies(table);
   state.refreshCatalog();
   state.publish();
   return state;

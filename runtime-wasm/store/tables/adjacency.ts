@@ -85,6 +85,12 @@ export class Adjacency {
     this.filter = indexed ? new EdgeFilter() : null;
   }
 
+  /** The address of the first entry while every list sits back to back in slot order in one chunk (after a compaction or a restore); else -1. */
+  get packedBase(): number {
+    const only = this.chunks.length === 1 ? this.chunks[0] : null;
+    return this.packed && only !== null ? only.region.addr : -1;
+  }
+
   degree(local: number): number {
     return local < this.slots ? this.space.arena.u32[(this.heads!.addr >>> 2) + local * 2 + 1] : 0;
   }

@@ -8,6 +8,7 @@ import { Adjacency } from "./adjacency.js";
 import { ColumnSet, type RestoredColumn } from "./column-set.js";
 import { columnBytes, readCell, writeCell, type Column } from "./columns.js";
 import type { StoreContext } from "./context.js";
+import { dropEntryCopies, type EntryCopies } from "./entry-copies.js";
 
 /** An edge type's arrays as an image holds them. */
 export interface EdgeRestore {
@@ -39,6 +40,9 @@ export class EdgeTable {
   outTable: Region | null = null;
   inTable: Region | null = null;
   dirty = true;
+  /** Entry-ordered copies of the 8-byte attributes per adjacency (entry-copies.ts). */
+  readonly entryCopies = new Map<Adjacency, EntryCopies>();
+  entryCopiesFresh = false;
 
   constructor(
     readonly ctx: StoreContext,
@@ -158,6 +162,7 @@ export class EdgeTable {
   }
 
   dispose(): void {
+    dropEntryCopies(this.ctx.space, this);
     for (const adj of this.adjacencies()) adj.dispose();
     this.attributes.release(this.ctx.space);
     // An undirected type's in-table is its out-table: release it once (twice corrupts the free lists).
