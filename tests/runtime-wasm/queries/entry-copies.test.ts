@@ -9,7 +9,8 @@
 import { expect } from "chai";
 import { mulberry32 } from "../../../tools/bench/rmat.js";
 import { loadStore, type GraphStore } from "../../../runtime-wasm/store/index.js";
-import { ADJ, COL, ET, VH } from "../../../runtime-wasm/store/layout.js";
+import { ADJ, ET, VH } from "../../../runtime-wasm/store/layout.js";
+import { checkCopies, currentHeader } from "../store/entry-copies-check.js";
 import { closeSharedRuntime, createDatabase, runGsql, type TestDatabase } from "./gsql-harness.js";
 
 const DDL = `
@@ -111,47 +112,6 @@ async function expectSums(db: TestDatabase, ref: Reference, when: string): Promi
   for (const name of Object.keys(want)) expect(got[name], `${when}: @${name}`).to.deep.equal(want[name]);
 }
 
-/**
- * The entry-ordered copies a version's headers show, checked against its columns: every
- * entry's value in every copy equals the column's at the entry's eid. Returns the copies found
- * per edge type (adjacency and attribute pairs) and the number of values checked.
- */
-function checkCopies(store: GraphStore, header: number): { copies: Record<string, number>; values: number } {
-  const u32 = new Uint32Array(store.memory.buffer);
-  const state = (store as unknown as { state: { edgeByKey: Map<string, { ordinal: number; reversed: boolean }> } }).state;
-  const copies: Record<string, number> = {};
-  let values = 0;
-  for (const [key, ref] of state.edgeByKey) {
-    if (ref.reversed) continue;
-    copies[key] = 0;
-    const et = u32[(u32[(header + VH.EDGE_TYPE_TABLE) >>> 2] >>> 2) + ref.ordinal];
-    const columns = u32[(et + ET.ATTRIBUTE_TABLE) >>> 2];
-    for (const table of [ET.OUT_TABLE, ET.IN_TABLE]) {
-      // one vertex type (ordinal 0)
-      const adj = u32[u32[(et + table) >>> 2] >>> 2];
-      if (adj === 0 || (table === ET.IN_TABLE && u32[(et + ET.IN_TABLE) >>> 2] === u32[(et + ET.OUT_TABLE) >>> 2])) continue;
-      const copyTable = u32[(adj + ADJ.ENTRY_COPIES) >>> 2];
-      if (copyTable === 0) continue;
-      const base = u32[(adj + ADJ.ENTRY_BASE) >>> 2];
-      const end = u32[(adj + ADJ.ENTRY_END) >>> 2];
-      expect(end - base, "copied range").to.equal(u32[(adj + ADJ.ENTRY_COUNT) >>> 2] * 8);
-      for (let ordinal = 0; ordinal < u32[(et + ET.ATTRIBUTE_SLOTS) >>> 2]; ordinal++) {
-        const delta = u32[(copyTable >>> 2) + ordinal];
-        if (delta === 0) continue;
-        copies[key]++;
-        const column = u32[(columns + ordinal * COL.BYTES + COL.ADDRESS) >>> 2];
-        for (let entry = base; entry < end; entry += 8) {
-          const eid = u32[(entry + 4) >>> 2];
-          const copy = (entry + delta) >>> 0;
-          expect([u32[copy >>> 2], u32[(copy >>> 2) + 1]]).to.deep.equal([u32[(column >>> 2) + eid * 2], u32[(column >>> 2) + eid * 2 + 1]]);
-          values++;
-        }
-      }
-    }
-  }
-  return { copies, values };
-}
-
 /** Overwrite every value of one attribute's copy (test only: the copies are never written); returns how to undo it. */
 function overwriteCopies(store: GraphStore, header: number, key: string, ordinal: number, value: number): () => void {
   const u32 = new Uint32Array(store.memory.buffer);
@@ -166,10 +126,6 @@ function overwriteCopies(store: GraphStore, header: number, key: string, ordinal
   const saved = f64.slice(from, from + (end - base) / 8);
   f64.fill(value, from, from + saved.length);
   return () => f64.set(saved, from);
-}
-
-function currentHeader(store: GraphStore): number {
-  return store.read((s) => s.headerAddress);
 }
 
 async function image(store: GraphStore): Promise<Uint8Array> {
