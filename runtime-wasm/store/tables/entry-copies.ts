@@ -58,7 +58,8 @@ export function buildEntryCopies(space: Space, owner: CopiesOwner): void {
     const copies: Region[] = [];
     for (const { c, ordinal } of columns) {
       const copy = space.allocate(count * 8, false);
-      fillCopy(space, base, count, c.region!.addr, copy.addr);
+      if (c.kind === ColumnKind.F64) fillDoubles(space, base, count, c.region!.addr, copy.addr);
+      else fillCopy(space, base, count, c.region!.addr, copy.addr);
       space.arena.u32[(table.addr >>> 2) + ordinal] = (copy.addr - base) >>> 0;
       copies.push(copy);
     }
@@ -95,7 +96,20 @@ function listsBackToBack(space: Space, adj: Adjacency, base: number): boolean {
   return next === base + adj.entryCount * 8;
 }
 
-/** copy[k] = column[eid of entry k], 8 bytes each (as two words). */
+/**
+ * copy[k] = column[eid of entry k] for a DOUBLE column, one float load and store per entry
+ * (about twice as fast as two words: the gather is random reads over the whole column).
+ */
+function fillDoubles(space: Space, base: number, count: number, column: number, copy: number): void {
+  const u32 = space.arena.u32;
+  const f64 = space.arena.f64;
+  const entries = base >>> 2;
+  const from = column >>> 3;
+  const to = copy >>> 3;
+  for (let k = 0; k < count; k++) f64[to + k] = f64[from + u32[entries + 2 * k + 1]];
+}
+
+/** copy[k] = column[eid of entry k], 8 bytes each as two words (bit for bit, whatever the kind). */
 function fillCopy(space: Space, base: number, count: number, column: number, copy: number): void {
   const u32 = space.arena.u32;
   const entries = base >>> 2;
