@@ -263,7 +263,8 @@ function methodResult(cx: QueryContext, target: BoundExpr, m: BuiltinMethod, arg
     }
     case "vertex.neighborAttribute": {
       const vt = lit(1) !== undefined ? cx.view.vertexType(lit(1)!) : undefined;
-      const a = vt?.attributes.find((x) => x.name === lit(2));
+      // A primary id WITH primary_id_as_attribute reads like an attribute (as `v.id` does).
+      const a = vt?.attributes.find((x) => x.name === lit(2)) ?? (vt?.primaryIdAsAttribute && vt.primaryId.name === lit(2) ? { name: vt.primaryId.name, type: { kind: "scalar" as const, name: vt.primaryId.type } } : undefined);
       if (lit(1) !== undefined && !vt) cx.error("GSQL2002", e.args[1]!.range, { name: lit(1)!, graph: cx.graphName });
       else if (vt && lit(2) !== undefined && !a) cx.error("GSQL2004", e.args[2]!.range, { name: lit(2)!, owner: `vertex type ${vt.name}` });
       return { kind: "accum", accum: "BagAccum", element: a ? attrTypeToGType(a.type, schema.tuples) : T.ERROR };

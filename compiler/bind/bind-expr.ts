@@ -567,8 +567,13 @@ export function bindSeed(cx: QueryContext, items: AstExpr[], range: SourceRange)
         parts.push({ kind: "value", expr: e });
         continue;
       }
+      const isString = (t: GType | undefined) => t?.kind === "primitive" && t.name === "STRING";
       if (e.type.kind === "vertex") addTypes(e.type.vertexType ? [e.type.vertexType] : undefined);
-      else {
+      else if (isString(e.type) || isString(elementTypeOf(e.type))) {
+        // A STRING (or a collection of them) names vertex types at run time: `{v_type}`
+        // seeds every vertex of the named types (schema-free library queries do this).
+        addTypes(undefined);
+      } else {
         const el = elementTypeOf(e.type);
         if (el?.kind !== "vertex") {
           cx.error("GSQL3001", item.range, { expected: "a vertex or a collection of vertices", actual: typeToString(e.type) });

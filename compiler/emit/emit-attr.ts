@@ -5,7 +5,7 @@
 import type { IrType } from "../ir/types.js";
 import { FormatKind } from "../../runtime-wasm/query/abi.js";
 import { IdKind, VT } from "../../runtime-wasm/store/layout.js";
-import { edgeAttrColumn, edgeTypeOrdinal, GG, localSlot, vertexAttrColumn, vertexTypeOrdinal, vidTypeOrdinal } from "./emit-graph.js";
+import { edgeAttrColumn, edgeTypeOrdinal, GG, localSlot, vertexAttrColumn, vertexTypeHeader, vertexTypeOrdinal, vidTypeOrdinal } from "./emit-graph.js";
 import { formatToString, strConst, strFromRecord } from "./emit-strings.js";
 import { collectionFromRecord } from "./emit-attr-collections.js";
 import { defaultValue, EdgeRecord } from "./emit-values.js";
@@ -35,14 +35,21 @@ function loadColumn(qe: QueryEmitter, t: IrType, column: Expr, index: Expr): Exp
   }
 }
 
+/** A vertex type that has the attribute read; `primaryId`: it is the type's primary id (primary_id_as_attribute). */
+export interface VertexAttrOwner {
+  typeName: string;
+  primaryId?: boolean;
+}
+
 /**
  * Attribute `name` of vertex `vertex` (an i32 vid expression, used once). `owners` lists
  * the types that have it; a vertex of another type reads the type's default.
  */
-export function readVertexAttr(qe: QueryEmitter, vertex: Expr, name: string, owners: { typeName: string }[], t: IrType): Expr {
+export function readVertexAttr(qe: QueryEmitter, vertex: Expr, name: string, owners: VertexAttrOwner[], t: IrType): Expr {
   const m = qe.m;
   const cx = qe.cx;
-  const helperName = cx.helper(`vattr_${owners.map((o) => qe.vertexTypeKey(o.typeName)).join("_")}_${name}`.replace(/[^A-Za-z0-9_]/g, "_"), [{ name: "v", type: "i32" }], wasmType(t), (f) => {
+  const ownerKeys = owners.map((o) => qe.vertexTypeKey(o.typeName) + (o.primaryId ? "_id" : ""));
+  const helperName = cx.helper(`vattr_${ownerKeys.join("_")}_${name}`.replace(/[^A-Za-z0-9_]/g, "_"), [{ name: "v", type: "i32" }], wasmType(t), (f) => {
     const v = f.param(0);
     const ord = f.local("i32", "ord");
     const col = f.local("i32", "col");
@@ -50,7 +57,9 @@ export function readVertexAttr(qe: QueryEmitter, vertex: Expr, name: string, own
     // pick the owner's column by the vertex's type ordinal
     for (let i = owners.length - 1; i >= 0; i--) {
       const key = qe.vertexTypeKey(owners[i].typeName);
-      column = m.if(m.eq("i32", ord.get(), vertexTypeOrdinal(cx, key)), vertexAttrColumn(cx, key, name), column);
+      // the id column holds numbers as i64 and strings as record addresses, as a column would
+      const own = owners[i].primaryId ? m.load("i32", vertexTypeHeader(cx, key), VT.ID_COLUMN) : vertexAttrColumn(cx, key, name);
+      column = m.if(m.eq("i32", ord.get(), vertexTypeOrdinal(cx, key)), own, column);
     }
     return [
       m.if(m.eq("i32", v.get(), m.i32(-1)), m.return(defaultValue(cx, t))),

@@ -149,7 +149,7 @@ export function constant(qe: QueryEmitter, t: IrType, value: unknown): Expr {
 }
 
 function emitAttr(qe: QueryEmitter, x: Extract<IrExpr, { e: "attr" }>): Expr {
-  if (x.element === "vertex") return readVertexAttr(qe, emitExpr(qe, x.target), x.name, x.owners, x.type);
+  if (x.element === "vertex") return readVertexAttr(qe, emitExpr(qe, x.target), x.name, x.owners.map((o) => ({ typeName: o.typeName, primaryId: o.index < 0 })), x.type);
   // An edge alias in the clause being emitted has a statically known type and an eid local.
   if (x.target.e === "var") {
     const edge = qe.clause.edges.get(x.target.id);

@@ -62,7 +62,7 @@ export function edgeBag(qe: QueryEmitter, walk: EdgeBagWalk): Expr {
         case "neighbor":
           return target.get();
         case "neighborAttribute":
-          return readVertexAttr(qe, target.get(), element.attr, [{ typeName: element.targetType }], elementType);
+          return readVertexAttr(qe, target.get(), element.attr, [{ typeName: element.targetType, primaryId: !targetType!.attributes.some((a) => a.name === element.attr) }], elementType);
         case "edgeAttribute":
           return readEdgeAttrStatic(qe, edgeTypeName, eid.get(), element.attr, elementType);
       }

@@ -68,6 +68,8 @@ export class SnapshotCorruptionError extends Error {
 
 const FINAL_NAME = /^snapshot-(\d{20})$/;
 const TEMPORARY_SUFFIX = ".tmp";
+/** A pruned snapshot is renamed to this suffix before its files go, so a kill mid-delete leaves no partial folder under a final name. */
+const REMOVING_SUFFIX = ".removing";
 const READ_CHUNK_BYTES = 8 << 20;
 
 export function snapshotDirName(lsn: number): string {
@@ -88,9 +90,11 @@ export class SnapshotStore {
       .sort((a, b) => b.lsn - a.lsn);
   }
 
-  /** Removes folders of snapshots whose writing a crash interrupted. */
+  /** Removes folders of snapshots whose writing (or pruning) a crash interrupted. */
   async removeIncomplete(): Promise<string[]> {
-    const partial = (await this.names()).filter((n) => n.endsWith(TEMPORARY_SUFFIX)).map((n) => path.join(this.dir, n));
+    const partial = (await this.names())
+      .filter((n) => n.endsWith(TEMPORARY_SUFFIX) || n.endsWith(REMOVING_SUFFIX))
+      .map((n) => path.join(this.dir, n));
     for (const dir of partial) await fsp.rm(dir, { recursive: true, force: true });
     if (partial.length) await fsyncDirectory(this.dir);
     return partial;
@@ -179,12 +183,26 @@ export class SnapshotStore {
     return target;
   }
 
-  /** Keeps the newest `keep` complete snapshots and removes the rest. Returns the removed ones. */
+  /**
+   * Keeps the newest `keep` complete snapshots and removes the rest. Returns the removed ones.
+   * Each goes in two steps: a rename out of the final-name space (made durable), then the
+   * delete. A kill between them leaves a `.removing` folder that the next start deletes,
+   * never a half-deleted folder that recovery would have to refuse by checksum.
+   */
   async prune(keep: number): Promise<SnapshotEntry[]> {
     const all = await this.list();
     const removed = all.slice(Math.max(1, keep));
-    for (const entry of removed) await fsp.rm(entry.dir, { recursive: true, force: true });
-    if (removed.length) await fsyncDirectory(this.dir);
+    if (!removed.length) return removed;
+    const doomed: string[] = [];
+    for (const entry of removed) {
+      const target = entry.dir + REMOVING_SUFFIX;
+      await fsp.rm(target, { recursive: true, force: true }); // a leftover of an earlier kill
+      await fsp.rename(entry.dir, target);
+      doomed.push(target);
+    }
+    await fsyncDirectory(this.dir);
+    for (const dir of doomed) await fsp.rm(dir, { recursive: true, force: true });
+    await fsyncDirectory(this.dir);
     return removed;
   }
 }

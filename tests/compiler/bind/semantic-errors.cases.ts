@@ -27,6 +27,8 @@ export const CASES: ErrorCase[] = [
     text: q(`  S = {Person.*};\n  S = SELECT s FROM S:s WHERE s.⟪nme == "x";`) },
   { name: "primary id used as an attribute", codes: ["GSQL2012"],
     text: q(`  S = {Person.*};\n  S = SELECT s FROM S:s WHERE s.⟪pid == "x";`) },
+  { name: "neighborAttribute of a primary id that is not an attribute", codes: ["GSQL2004"],
+    text: q(`  BagAccum<STRING> @b;\n  S = {Person.*};\n  S = SELECT s FROM S:s ACCUM s.@b += s.neighborAttribute("Knows", "Person", ⟪"pid");`) },
   { name: "unknown edge type in a pattern", codes: ["GSQL2003"],
     text: q(`  S = {Person.*};\n  S = SELECT t FROM S:s -(⟪Knws:e)-> Person:t;`) },
   { name: "@@ used for a vertex-attached accumulator", codes: ["GSQL2013"],

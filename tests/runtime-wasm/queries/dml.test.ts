@@ -65,6 +65,30 @@ describe("query data modification", function () {
     expect(error).to.equal("not supported by this version of the compiler: setAttr() of the INT attribute age with a DOUBLE value");
   });
 
+  it("setAttr() by a name given at run time writes the attribute of that name whose type the value has", async () => {
+    const db = createDatabase(SAMPLE_DDL, SAMPLE_DATA);
+    const text = `CREATE QUERY w(STRING vattr, STRING eattr) FOR GRAPH G SYNTAX V1 {
+         S = {P.*};
+         S = SELECT s FROM S:s -(Knows:e)-> P:t WHERE s.name == "Ann"
+             ACCUM e.setAttr(eattr, e.w + 40)
+             POST-ACCUM s.setAttr(vattr, s.age * 2), s.setAttr(vattr, "Ann-" + s.name);
+       }`;
+    const state = () => ({
+      people: db.store.read((s) => [...s.vertices("P")].map((v) => [s.attribute(v, "name"), s.attribute(v, "age")])),
+      weights: db.store.read((s) => [...s.edges(s.lookup("P", "a")!, { type: "Knows" })].map((e) => s.edgeAttribute(e, "w"))),
+    });
+    const before = state();
+    // names no attribute has (case matters, as attribute names do): nothing is written
+    await ok(db, text, ["Age", "nope"]);
+    expect(state()).to.deep.equal(before);
+    // "age" takes the INT value only, "w" the INT edge value
+    await ok(db, text, ["age", "w"]);
+    expect(state()).to.deep.equal({ people: [["Ann", 60n], ["Bob", 25n], ["Cid", 35n]], weights: [41n, 42n] });
+    // "name" takes the STRING value only
+    await ok(db, text, ["name", "none"]);
+    expect(state().people).to.deep.equal([["Ann-Ann", 60n], ["Bob", 25n], ["Cid", 35n]]);
+  });
+
   it("INSERT INTO vertices and edges; DELETE a vertex takes its edges", async () => {
     const db = createDatabase(SAMPLE_DDL, SAMPLE_DATA);
     await ok(

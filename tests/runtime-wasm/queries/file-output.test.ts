@@ -78,6 +78,14 @@ describe("query FILE output", function () {
     expect(existsSync(path)).to.equal(false);
   });
 
+  it("a FILE declared with an empty path is fine until a line is written to it", async () => {
+    const db = createDatabase(SAMPLE_DDL, SAMPLE_DATA);
+    const text = `CREATE QUERY q(STRING p, BOOL write) FOR GRAPH G SYNTAX V1 { FILE out (p); IF write THEN out.println(1); END; PRINT 7 AS x; }`;
+    expect(await runGsql(db, text, ["", false])).to.deep.include({ ok: true, json: [{ x: 7 }] });
+    const written = await runGsql(db, text, ["", true]);
+    expect(written).to.deep.include({ ok: false, kind: "error", message: "Runtime Error: the query's data modification failed: a line written to a FILE whose path is empty" });
+  });
+
   it("PRINT ... TO_CSV writes one line per PRINT, or one per vertex of the set its items read", async () => {
     const db = createDatabase(SAMPLE_DDL, SAMPLE_DATA);
     const path = join(dir, "csv.txt");

@@ -159,6 +159,23 @@ describe("persist: snapshot files", () => {
     const removed = await store.prune(2);
     expect(removed.map((e) => e.lsn)).to.deep.equal([8, 3]);
     expect((await store.list()).map((e) => e.lsn)).to.deep.equal([20, 12]);
+    expect((await fsp.readdir(store.dir)).sort()).to.deep.equal([snapshotDirName(12), snapshotDirName(20)]);
+  });
+
+  it("a prune cut off mid-delete leaves a .removing folder, never listed and removed at the next start", async () => {
+    for (const lsn of [4, 11]) await writeSample(lsn);
+    // What a kill between prune's rename and its delete leaves: the old folder, partly
+    // emptied, under its removing name (and one from an even earlier kill under the same name).
+    const cut = path.join(store.dir, snapshotDirName(4) + ".removing");
+    await fsp.rename(path.join(store.dir, snapshotDirName(4)), cut);
+    await fsp.rm(path.join(cut, MANIFEST_FILE));
+    expect((await store.list()).map((e) => e.lsn)).to.deep.equal([11]);
+    await writeSample(4); // the same position written again, then pruned over the leftover
+    expect((await store.prune(1)).map((e) => e.lsn)).to.deep.equal([4]);
+    expect((await fsp.readdir(store.dir)).sort()).to.deep.equal([snapshotDirName(11)]);
+    await fsp.mkdir(cut);
+    expect(await store.removeIncomplete()).to.deep.equal([cut]);
+    expect((await fsp.readdir(store.dir)).sort()).to.deep.equal([snapshotDirName(11)]);
   });
 
   it("refuses bad section names", async () => {
