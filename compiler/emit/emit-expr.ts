@@ -39,7 +39,7 @@ export function emitExpr(qe: QueryEmitter, x: IrExpr): Expr {
     case "gacc":
       return accumRead(cx, qe.accumType(x.id), m.globalGet(qe.accumGlobal(x.id), "i32"));
     case "vacc":
-      if (x.prime || qe.clause.snapshotAccums?.has(x.id)) return primeRead(qe, x.id, emitExpr(qe, x.vertex));
+      if (x.prime || (qe.clause.snapshotAccums?.has(x.id) && !x.current)) return primeRead(qe, x.id, emitExpr(qe, x.vertex));
       return accumRead(cx, qe.accumType(x.id), vertexState(qe, x.id, emitExpr(qe, x.vertex)));
     case "attr":
       return emitAttr(qe, x);
@@ -112,7 +112,7 @@ function tupleView(qe: QueryEmitter, x: IrExpr): Expr {
   if (qe.hoisted.get(x) === undefined) {
     if (x.e === "gacc") return accumView(qe.cx, qe.accumType(x.id), m.globalGet(qe.accumGlobal(x.id), "i32"));
     if (x.e === "vacc") {
-      if (x.prime || qe.clause.snapshotAccums?.has(x.id)) return primeView(qe, x.id, emitExpr(qe, x.vertex));
+      if (x.prime || (qe.clause.snapshotAccums?.has(x.id) && !x.current)) return primeView(qe, x.id, emitExpr(qe, x.vertex));
       return accumView(qe.cx, qe.accumType(x.id), vertexState(qe, x.id, emitExpr(qe, x.vertex)));
     }
   }

@@ -79,8 +79,12 @@ export type IrExpr = { type: IrType } & (
   | { e: "var"; id: number }
   /** The value of a global accumulator (a container: the container itself). */
   | { e: "gacc"; id: number }
-  /** The value of vertex-attached accumulator `id` on `vertex`; `prime`: its pre-ACCUM value. */
-  | { e: "vacc"; id: number; vertex: IrExpr; prime: boolean }
+  /**
+   * The value of vertex-attached accumulator `id` on `vertex`; `prime`: its pre-ACCUM value.
+   * `current` (set by the relaxation pass on a WHERE): the value as it is now, even in a
+   * clause that otherwise reads the accumulator as it was before the SELECT.
+   */
+  | { e: "vacc"; id: number; vertex: IrExpr; prime: boolean; current?: boolean }
   /** A stored attribute of a vertex or edge; `owners` gives its column per possible type. */
   | { e: "attr"; target: IrExpr; name: string; element: "vertex" | "edge"; owners: { typeName: string; index: number }[]; primaryId?: boolean }
   /** `.type` of a vertex or edge. */

@@ -196,7 +196,7 @@ class IrPrinter {
       case "gacc":
         return this.acc(x.id);
       case "vacc":
-        return `${this.expr(x.vertex)}.${this.acc(x.id)}${x.prime ? "'" : ""}`;
+        return `${this.expr(x.vertex)}.${this.acc(x.id)}${x.prime ? "'" : ""}${x.current ? " (current)" : ""}`;
       case "attr":
         return `${this.expr(x.target)}.${x.name}`;
       case "typeName":

@@ -12,6 +12,7 @@
 // - POST-ACCUM: statements of one vertex see each other's writes at once, so only global
 //   accumulators and query variables read in the clause are held back.
 import type { IrAccum, IrAccumPlan, IrExpr, IrQuery, IrSelect, IrStmt } from "../ir/ir.js";
+import { markRelaxations } from "./relaxation.js";
 import { stmtExprs, visitExpr, visitStmts, selectExprs } from "./walk-ir.js";
 
 interface Access {
@@ -33,6 +34,7 @@ export function planAccumulators(q: IrQuery): IrQuery {
   visitStmts(q.body, (s) => {
     for (const x of stmtExprs(s)) noteReads(x);
     if (s.s === "select") {
+      markRelaxations(q, s.select);
       for (const x of selectExprs(s.select)) noteReads(x);
       const plan = planClause(s.select.accum, s.select.where, globals, () => true);
       const snapshot = plan.bufferedAccums.filter((id) => snapshotable.has(id) && !plan.assigned.has(id));
@@ -78,7 +80,8 @@ function planClause(body: IrStmt[], where: IrExpr | undefined, globals: Set<numb
   const assigned = new Set<number>();
   const read = (x: IrExpr) =>
     visitExpr(x, (e) => {
-      if ((e.e === "gacc" || (e.e === "vacc" && !e.prime)) && true) access.readAccums.add(e.id);
+      // a read of the current value (relaxation.ts) needs neither a log nor a copy
+      if (e.e === "gacc" || (e.e === "vacc" && !e.prime && !e.current)) access.readAccums.add(e.id);
       if (e.e === "var" && globals.has(e.id)) access.readVars.add(e.id);
     });
   if (where) read(where);

@@ -4,8 +4,10 @@
 // The worker copies the stream out of the run's arena (query/output-chain.ts) before the
 // arena is reused; this formats that copy. Numbers are formatted by their GSQL type, from
 // their bits: 64-bit integers go from their 8 bytes to decimal text and never through a
-// JavaScript number.
+// JavaScript number. The text is written as bytes into one buffer (json-bytes.ts) and
+// becomes a string once at the end; the stream's strings are escaped from their UTF-8 bytes.
 import { Out } from "../query/abi.js";
+import { JsonBytes, jsonPart, type JsonPart } from "./json-bytes.js";
 import { formatDatetime, formatDouble, formatFloat, type FloatStyle } from "../values/index.js";
 import type { GraphReader } from "./graph-reader.js";
 
@@ -28,6 +30,18 @@ export function decodeOutput(stream: Uint8Array, manifest: OutputManifest, optio
   return new OutputDecoder(stream, manifest, options).decode();
 }
 
+/** Punctuation bytes. */
+const enum C {
+  comma = 0x2c,
+  colon = 0x3a,
+  openArray = 0x5b,
+  closeArray = 0x5d,
+  openObject = 0x7b,
+  closeObject = 0x7d,
+}
+
+const VERTEX_START = jsonPart('{"v_id":');
+
 /** A container being written: whether it already holds a member (for commas). */
 interface Frame {
   kind: "print" | "object" | "array" | "vertex";
@@ -37,12 +51,12 @@ interface Frame {
 class OutputDecoder {
   private readonly view: DataView;
   private pos = 0;
-  private out: string[] = [];
+  private readonly out: JsonBytes;
   private readonly frames: Frame[] = [];
   private readonly floatStyle: FloatStyle;
   /** `"key":` per manifest key index, and `,"v_type":"T","attributes":{` per vertex type: made once, not per record. */
-  private readonly keyPrefixes: (string | undefined)[] = [];
-  private readonly typeParts = new Map<string, string>();
+  private readonly keyPrefixes: (JsonPart | undefined)[] = [];
+  private readonly typeParts = new Map<string, JsonPart>();
 
   constructor(
     private readonly bytes: Uint8Array,
@@ -50,22 +64,24 @@ class OutputDecoder {
     private readonly options: DecodeOptions,
   ) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    // vertex records print about three bytes of text per byte of stream
+    this.out = new JsonBytes(bytes.length * 3);
     this.floatStyle = options.floatStyle ?? "significant";
   }
 
   decode(): string {
-    this.out.push("[");
+    this.out.byte(C.openArray);
     let prints = 0;
     while (this.more()) {
       const tag = this.u8();
       if (tag !== Out.PrintBegin) throw new OutputFormatError(`expected a PRINT, found tag ${tag}`);
-      if (prints++ > 0) this.out.push(",");
-      this.out.push("{");
+      if (prints++ > 0) this.out.byte(C.comma);
+      this.out.byte(C.openObject);
       this.frames.push({ kind: "print", filled: false });
       this.members();
     }
-    this.out.push("]");
-    return this.out.join("");
+    this.out.byte(C.closeArray);
+    return this.out.finish();
   }
 
   /** Key/value pairs until the End closing the innermost frame. */
@@ -77,11 +93,11 @@ class OutputDecoder {
         return;
       }
       const frame = this.frames[this.frames.length - 1];
-      if (frame.filled) this.out.push(",");
+      if (frame.filled) this.out.byte(C.comma);
       frame.filled = true;
-      if (tag === Out.Key) this.out.push(this.keyPrefix(this.u32()));
-      else if (tag === Out.KeyText) this.out.push(JSON.stringify(this.text()), ":");
-      else if (tag === Out.KeyOf) this.out.push(JSON.stringify(this.valueAsKey()), ":");
+      if (tag === Out.Key) this.out.part(this.keyPrefix(this.u32()));
+      else if (tag === Out.KeyText) (this.utf8String(), this.out.byte(C.colon));
+      else if (tag === Out.KeyOf) (this.out.quoted(this.valueAsKey()), this.out.byte(C.colon));
       else throw new OutputFormatError(`expected a key, found tag ${tag}`);
       this.value(this.u8());
     }
@@ -96,7 +112,7 @@ class OutputDecoder {
         return;
       }
       const frame = this.frames[this.frames.length - 1];
-      if (frame.filled) this.out.push(",");
+      if (frame.filled) this.out.byte(C.comma);
       frame.filled = true;
       this.value(tag);
     }
@@ -106,50 +122,50 @@ class OutputDecoder {
     const out = this.out;
     switch (tag) {
       case Out.Int:
-        out.push(this.intText());
+        this.int();
         return;
       case Out.Uint:
-        out.push(this.u64().toString());
+        out.text(this.u64().toString());
         return;
       case Out.Float:
-        out.push(formatFloat(this.f32(), this.floatStyle));
+        out.text(formatFloat(this.f32(), this.floatStyle));
         return;
       case Out.Double:
-        out.push(formatDouble(this.f64(), this.floatStyle));
+        out.text(formatDouble(this.f64(), this.floatStyle));
         return;
       case Out.Bool:
-        out.push(this.u8() !== 0 ? "true" : "false");
+        out.text(this.u8() !== 0 ? "true" : "false");
         return;
       case Out.String:
-        out.push(JSON.stringify(this.text()));
+        this.utf8String();
         return;
       case Out.Datetime:
-        out.push(JSON.stringify(formatDatetime(Number(this.i64()))));
+        out.quoted(formatDatetime(Number(this.i64())));
         return;
       case Out.DatetimeEpoch:
-        out.push(this.i64().toString());
+        out.text(this.i64().toString());
         return;
       case Out.VertexId:
-        out.push(JSON.stringify(this.reader().vertexId(this.u32())));
+        out.quoted(this.reader().vertexId(this.u32()));
         return;
       case Out.NoVertex:
-        out.push('""');
+        out.text('""');
         return;
       case Out.Edge: {
         const [type, from, to, slot] = [this.u32(), this.u32(), this.u32(), this.u32()];
-        out.push(this.reader().edgeJson(type, from, to, slot));
+        out.text(this.reader().edgeJson(type, from, to, slot));
         return;
       }
       case Out.RawJson:
-        out.push(this.text());
+        out.text(this.text());
         return;
       case Out.ObjectBegin:
-        out.push("{");
+        out.byte(C.openObject);
         this.frames.push({ kind: "object", filled: false });
         this.members();
         return;
       case Out.ArrayBegin:
-        out.push("[");
+        out.byte(C.openArray);
         this.frames.push({ kind: "array", filled: false });
         this.elements();
         return;
@@ -163,11 +179,9 @@ class OutputDecoder {
 
   /** The text of the next value, used as an object key (MapAccum keys): strings without quotes. */
   private valueAsKey(): string {
-    const saved = this.out;
-    this.out = [];
+    const mark = this.out.mark();
     this.value(this.u8());
-    const text = this.out.join("");
-    this.out = saved;
+    const text = this.out.cut(mark);
     return text.startsWith('"') ? (JSON.parse(text) as string) : text;
   }
 
@@ -179,12 +193,14 @@ class OutputDecoder {
     const type = reader.vertexType(v);
     let typePart = this.typeParts.get(type);
     if (typePart === undefined) {
-      typePart = `,"v_type":${JSON.stringify(type)},"attributes":{`;
+      typePart = jsonPart(`,"v_type":${JSON.stringify(type)},"attributes":{`);
       this.typeParts.set(type, typePart);
     }
-    this.out.push(`{"v_id":${JSON.stringify(reader.vertexId(v))}${typePart}`);
+    this.out.part(VERTEX_START);
+    this.out.quoted(reader.vertexId(v));
+    this.out.part(typePart);
     const stored = withAttributes ? reader.vertexAttributesJson(v) : "";
-    this.out.push(stored);
+    this.out.text(stored);
     this.frames.push({ kind: "vertex", filled: stored.length > 0 });
     this.members();
   }
@@ -192,13 +208,15 @@ class OutputDecoder {
   private close(): void {
     const frame = this.frames.pop();
     if (frame === undefined) throw new OutputFormatError("End without an open container");
-    this.out.push(frame.kind === "array" ? "]" : frame.kind === "vertex" ? "}}" : "}");
+    if (frame.kind === "array") this.out.byte(C.closeArray);
+    else if (frame.kind === "vertex") (this.out.byte(C.closeObject), this.out.byte(C.closeObject));
+    else this.out.byte(C.closeObject);
   }
 
-  private keyPrefix(index: number): string {
+  private keyPrefix(index: number): JsonPart {
     let prefix = this.keyPrefixes[index];
     if (prefix === undefined) {
-      prefix = `${JSON.stringify(this.keyText(index))}:`;
+      prefix = jsonPart(`${JSON.stringify(this.keyText(index))}:`);
       this.keyPrefixes[index] = prefix;
     }
     return prefix;
@@ -235,13 +253,13 @@ class OutputDecoder {
   private u32(): number {
     return this.view.getUint32(this.need(4), true);
   }
-  /** An INT's decimal text: through a JavaScript number when it is exact there (|x| < 2^53), else through a BigInt. */
-  private intText(): string {
+  /** An INT in decimal: through a JavaScript number when it is exact there (|x| < 2^53), else through a BigInt. */
+  private int(): void {
     const at = this.need(8);
     const low = this.view.getUint32(at, true);
     const high = this.view.getInt32(at + 4, true);
-    if (high >= -0x200000 && high < 0x200000) return String(high * 0x100000000 + low);
-    return this.view.getBigInt64(at, true).toString();
+    if (high >= -0x200000 && high < 0x200000) this.out.integer(high * 0x100000000 + low);
+    else this.out.text(this.view.getBigInt64(at, true).toString());
   }
   private i64(): bigint {
     return this.view.getBigInt64(this.need(8), true);
@@ -259,5 +277,10 @@ class OutputDecoder {
     const length = this.u32();
     const at = this.need(length);
     return Buffer.from(this.bytes.buffer, this.bytes.byteOffset + at, length).toString("utf8");
+  }
+  /** The next string of the stream, written as a JSON string from its UTF-8 bytes. */
+  private utf8String(): void {
+    const length = this.u32();
+    this.out.quotedUtf8(this.bytes, this.need(length), length);
   }
 }

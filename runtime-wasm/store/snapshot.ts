@@ -119,7 +119,15 @@ export class PinnedSnapshot implements Snapshot {
   }
 
   idText(vid: number): string {
-    return idText(this.vertexTypeOf(vid).idKind, this.idOf(vid));
+    const t = this.vertexTypeOf(vid);
+    if (t.idKind === IdKind.INT || t.idKind === IdKind.UINT) {
+      // the 8-byte id as two words: ids from 0 to 2^53 need no BigInt (query output
+      // prints one per vertex record)
+      const at = (this.field(this.vertexHeader(t.ordinal), VT.ID_COLUMN) >>> 2) + this.localOf(vid) * 2;
+      const high = this.host.arena.u32[at + 1];
+      if (high < 0x200000) return String(high * 4294967296 + this.host.arena.u32[at]);
+    }
+    return idText(t.idKind, this.idOf(vid));
   }
 
   attribute(vid: number, name: string): AttrValue | undefined {

@@ -43,4 +43,15 @@ describe("to_string of a vertex", function () {
     expect([...out["@@pairs"]].sort()).to.deep.equal(["-42|18446744073709551615", "x y|-42"]);
     expect(out.nothing).to.equal("");
   });
+
+  it("printed vertices carry their INT and UINT ids exactly, on both sides of 2^32 and 2^53 and at the limits", async () => {
+    const ints = [0n, 1n, -1n, 2n ** 32n - 1n, 2n ** 32n, 2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, -(2n ** 53n), -(2n ** 53n) - 1n, 2n ** 63n - 1n, -(2n ** 63n)];
+    const uints = [0n, 7n, 2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, 2n ** 63n, 2n ** 64n - 1n];
+    const db = createDatabase(DDL, { vertices: [...ints.map((id) => ({ type: "I", id })), ...uints.map((id) => ({ type: "U", id }))] });
+    const r = await runGsql(db, `CREATE QUERY q() FOR GRAPH G { A = {I.*}; B = {U.*}; PRINT A, B; }`);
+    if (!r.ok) throw new Error(r.message);
+    const [out] = r.json as { A: { v_id: string }[]; B: { v_id: string }[] }[];
+    expect(out.A.map((v) => v.v_id).sort()).to.deep.equal(ints.map(String).sort());
+    expect(out.B.map((v) => v.v_id).sort()).to.deep.equal(uints.map(String).sort());
+  });
 });
