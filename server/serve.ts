@@ -26,6 +26,7 @@ import { AuthService, type AuthOptions } from "./auth/auth-service.js";
 import { registerAuthStatements } from "./auth/gsql/register.js";
 import { createGsqlServerAuth } from "./auth/gsql-server-auth.js";
 import { tuneHeapForServing } from "./heap-tuning.js";
+import { IdleCompaction } from "./engine/idle-compaction.js";
 
 export interface ServeOptions extends Omit<RestAppOptions, "auth" | "durableWrites" | "queries"> {
   port: number;
@@ -42,6 +43,8 @@ export interface ServeOptions extends Omit<RestAppOptions, "auth" | "durableWrit
   persistence?: PersistenceOptions & EngineStateOptions;
   /** Replaces the back-end parts of the GSQL executor (tests). */
   gsql?: Pick<GsqlServiceOptions, "queries">;
+  /** Milliseconds without a write before edge lists are compacted (default 2000; 0: never). */
+  idleCompactionMs?: number;
 }
 
 export interface RunningServer {
@@ -134,6 +137,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     servers.push(gsqlServer);
     if (options.demo && isEmptyDatabase(gsql)) demo = await createDemoGraph(gsql);
   }
+  const idleCompaction = options.idleCompactionMs === 0 ? undefined : new IdleCompaction(() => engine.storeIfCreated, { idleMs: options.idleCompactionMs, log });
+  idleCompaction?.start();
   return {
     restPort,
     gsqlPort,
@@ -147,6 +152,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     recovery: durable?.report,
     persistence: durable?.persistence,
     close: async () => {
+      idleCompaction?.stop();
       await Promise.all(
         servers.map(
           (server) =>

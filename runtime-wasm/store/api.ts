@@ -368,6 +368,12 @@ export interface GraphStore {
 
   /** Fold edge-list deltas into fresh CSR arrays (all edge types, or the given keys). */
   compact(edgeTypes?: string[]): CompactionStats;
+  /**
+   * Edge types (one key per stored table) that `compact` would change: lists not packed into
+   * one CSR array, or entry-ordered attribute copies missing. Empty when compaction has
+   * nothing to do; what an idle-time maintainer asks before compacting.
+   */
+  compactionDue(): string[];
   memoryStats(): MemoryStats;
   /** Ordinals and column kinds for code that reads memory directly. */
   layout(): StoreLayout;

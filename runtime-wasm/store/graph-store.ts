@@ -29,6 +29,8 @@ import { applySchema, clearData } from "./mutations/schema-change.js";
 import { applyUpsert, checkUpsert } from "./mutations/upsert.js";
 import { PinnedSnapshot } from "./snapshot.js";
 import { StoreState } from "./state.js";
+import type { EdgeTable } from "./tables/edge-table.js";
+import { entryCopiesMissing } from "./tables/entry-copies.js";
 
 class WasmGraphStore implements GraphStore {
   private busy = false;
@@ -119,6 +121,18 @@ class WasmGraphStore implements GraphStore {
 
   compact(edgeTypes?: string[]): CompactionStats {
     return this.mutate(() => this.compactNow(edgeTypes));
+  }
+
+  compactionDue(): string[] {
+    const due: string[] = [];
+    const seen = new Set<EdgeTable>();
+    for (const [key, ref] of this.state.edgeByKey) {
+      if (seen.has(ref.table)) continue;
+      seen.add(ref.table);
+      const unpacked = ref.table.adjacencies().some((adj) => adj.entryCount > 0 && adj.packedBase < 0);
+      if (unpacked || (this.state.entryCopies && entryCopiesMissing(ref.table))) due.push(key);
+    }
+    return due;
   }
 
   private compactNow(edgeTypes?: string[]): CompactionStats {

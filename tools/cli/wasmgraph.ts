@@ -16,6 +16,9 @@ const USAGE = `usage: wasmgraph serve [--port 9000] [--gsql-port 14240] [--data 
                   take a snapshot in the background once the log grew by N MiB
                   (REST upserts count 16 bytes per item), or by a quarter
                   of the last snapshot if more (default 8; 0: only on a clean stop)
+  --idle-compaction-ms N
+                  compact edge lists once no write came for N ms (default 2000;
+                  0: never), so reads after a load walk packed lists
   --wait-for-lock if another server holds the data directory, wait until it stops,
                   then recover and take over (a standby for restarts)
   --no-demo       start with an empty database instead of the demo graph
@@ -38,6 +41,7 @@ async function main(argv: string[]): Promise<number> {
       data: { type: "string", default: "./data" },
       "in-memory": { type: "boolean", default: false },
       "snapshot-every-mb": { type: "string", default: "8" },
+      "idle-compaction-ms": { type: "string", default: "2000" },
       "wait-for-lock": { type: "boolean", default: false },
       "no-demo": { type: "boolean", default: false },
       host: { type: "string", default: "127.0.0.1" },
@@ -58,13 +62,18 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`wasmgraph: --snapshot-every-mb must be a number of MiB, got '${values["snapshot-every-mb"]}'\n`);
     return 2;
   }
+  const idleCompactionMs = Number(values["idle-compaction-ms"]);
+  if (!/^\d+$/.test(values["idle-compaction-ms"])) {
+    process.stderr.write(`wasmgraph: --idle-compaction-ms must be a whole number of milliseconds, got '${values["idle-compaction-ms"]}'\n`);
+    return 2;
+  }
   const log = (line: string) => process.stderr.write(`wasmgraph: ${line}\n`);
   const dataDir = values["in-memory"] ? undefined : values.data;
   const persistence = { snapshotEveryBytes: Math.round(snapshotMiB * 2 ** 20), waitForLock: values["wait-for-lock"] };
   const auth = values.auth || authFromEnvironment(process.env.WASMGRAPH_AUTH);
   if (auth === undefined) return 2;
   const server = await startServer({
-    port, host: values.host, gsqlPort, demo: !values["no-demo"], dataDir, persistence, log, auth: { enabled: auth },
+    port, host: values.host, gsqlPort, demo: !values["no-demo"], dataDir, persistence, log, auth: { enabled: auth }, idleCompactionMs,
   });
   if (server.recovery) log(describeRecovery(server.recovery));
   stopOnSignals(server, log);

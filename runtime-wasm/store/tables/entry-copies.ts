@@ -44,6 +44,12 @@ function copied(column: Column): boolean {
   return column.region !== null && column.kind !== ColumnKind.BLOB && column.kind !== ColumnKind.STRING && COLUMN_BYTES[column.kind] === 8;
 }
 
+/** Whether compacting the table would give it copies it lacks now (a non-empty list area without one). */
+export function entryCopiesMissing(owner: CopiesOwner): boolean {
+  if (owner.entryBytes !== 8 || !owner.columns.some(copied)) return false;
+  return owner.adjacencies().some((adj) => adj.entryCount > 0 && !owner.entryCopies.has(adj));
+}
+
 /** (Re)build the copies of every packed adjacency of the table. */
 export function buildEntryCopies(space: Space, owner: CopiesOwner): void {
   dropEntryCopies(space, owner);
