@@ -9,6 +9,7 @@ import { G } from "./context.js";
 import { accumAdd, accumAssign, accumInit, accumRead, accumulateEntry, accumWriteInline, allocStates, collectionClear, collectionForEach, groupByKeyTuple, groupByOffsets, newContainer } from "./emit-accum.js";
 import { alloc } from "./emit-arena.js";
 import { deferWrite } from "./emit-deferred.js";
+import { accumAddAtomic } from "./emit-atomic.js";
 import { arrayCellOf, arrayCellState, convert, emitExpr, vertexState } from "./emit-expr.js";
 import { GG } from "./emit-graph.js";
 import { Entry } from "./emit-hash-table.js";
@@ -267,6 +268,12 @@ function write(qe: QueryEmitter, target: IrTarget, value: IrExpr, accumulate: bo
         return m.seq(extra.length ? capture(() => ops[n]) : m.nop(), apply(st, ops.slice(0, n)));
       }),
     );
+  }
+  if (qe.atomicWrites) {
+    // a SELECT range run by several threads at once (parallel-select.ts admits only these writes)
+    const atomic = accumulate && value.e !== "entry" && vertexLocal ? accumAddAtomic(cx, qe.f, accum, () => stateLocal.get(), operands[0].expr) : undefined;
+    if (atomic === undefined) throw new UnsupportedError("a write with no atomic form in a parallel SELECT");
+    return m.seq(setState, capture(() => vertexLocal!.get()), atomic);
   }
   const inline = value.e === "entry" ? undefined : accumWriteInline(cx, qe.f, accum, () => stateLocal.get(), operands[0].expr, operands[0].type, !accumulate);
   return m.seq(

@@ -80,6 +80,8 @@ export class QueryEmitter {
   clause: ClauseState = QueryEmitter.queryClause();
   /** Label of the end of the query body (RETURN at query level). */
   bodyEnd = "body_end";
+  /** Building a SELECT range that several threads run at once: accumulator writes are atomic. */
+  atomicWrites = false;
   /** Expressions computed once per source vertex in the SELECT being emitted (hoist.ts). */
   hoisted = new Map<IrExpr, Local>();
 
