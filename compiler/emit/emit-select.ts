@@ -34,7 +34,6 @@ import { sampleState } from "./emit-sample.js";
 import { sortRows } from "./emit-sort.js";
 import { emitStmts } from "./emit-stmt.js";
 import { cmpValue, loadValue, storeValue } from "./emit-values.js";
-import { vsetAddAtomic } from "./emit-atomic.js";
 import { emitParallelRange, parallelDispatch, parallelEligible, parallelWanted } from "./parallel-select.js";
 import { vsetAdd, vsetAddInline, vsetCount, vsetForEach, vsetFree, vsetHas, vsetNew, vsetSetOrder, vsetToList } from "./emit-vset.js";
 import type { Expr, FunctionScope, Local } from "./module.js";
@@ -128,12 +127,12 @@ function selectBody(qe: QueryEmitter, f: FunctionScope, targetId: number, sel: I
   const walkSource = (fn: FunctionScope, sets: Map<number, Local>, v: Local): Expr[] => walkOneSource(qe, fn, sel, accumClause, sets, dynamic, v);
   // A walk several threads may share (parallel-select.ts): its range function, and the run-time
   // choice, made before the pre-clause copies are taken (a split walk needs them whole).
-  const range = parallelEligible(qe, sel) ? emitParallelRange(qe, [...marked.keys()], walkSource) : undefined;
-  const want = f.local("i32", "par_want");
-  out.push(want.set(range ? parallelWanted(qe, src) : m.i32(0)));
-  out.push(primeSelectStart(qe, sel, () => vsetCount(cx, src.get()), () => want.get()));
+  const range = parallelEligible(qe, sel) ? emitParallelRange(qe, sel, [...marked.keys()], walkSource) : undefined;
+  const threads = f.local("i32", "par_threads");
+  out.push(threads.set(range ? parallelWanted(qe, src) : m.i32(0)));
+  out.push(primeSelectStart(qe, sel, () => vsetCount(cx, src.get()), () => m.ne("i32", threads.get(), m.i32(0))));
   const ran = f.local("i32", "par_ran");
-  if (range) out.push(parallelDispatch(qe, f, range, src, marked, m.and("i32", want.get(), primesWhole(qe, sel)), ran));
+  if (range) out.push(parallelDispatch(qe, f, range, src, marked, m.and("i32", m.ne("i32", threads.get(), m.i32(0)), primesWhole(qe, sel)), threads, ran));
   const plain = vsetForEach(cx, f, src.get(), (v) => walkSource(f, marked, v));
   const walk = range ? m.if(m.eqz("i32", ran.get()), plain) : plain;
   out.push(walk, qe.inClause(accumClause, () => replayLogs(qe)));
@@ -193,7 +192,7 @@ function selectBody(qe: QueryEmitter, f: FunctionScope, targetId: number, sel: I
 function walkOneSource(qe: QueryEmitter, f: FunctionScope, sel: IrSelect, accumClause: ClauseState, marked: Map<number, Local>, dynamic: Map<IrHop, HopPrep>, v: Local): Expr[] {
   const m = qe.m;
   const cx = qe.cx;
-  const addVertex = (set: () => Expr, vid: () => Expr): Expr => (qe.atomicWrites ? vsetAddAtomic(cx, f, set, vid) : vsetAddInline(cx, f, set, vid));
+  const addVertex = (set: () => Expr, vid: () => Expr): Expr => vsetAddInline(cx, f, set, vid);
   return qe.inFunction(f, () => {
     const sourceAlias = qe.declareLocal(sel.source.alias);
     // Per-source work, done at the source's first row: hoisted expressions (hoist.ts) and

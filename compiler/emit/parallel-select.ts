@@ -7,22 +7,32 @@
 // vertex accumulators (numeric Sum, Min, Max, Or, And), under IF at most, with expressions that
 // read and compute but neither allocate, call the host nor trap (no integer division, no
 // float-to-int conversion). The walk is then emitted a second time as the exported function
-// `par_range_<k>(block, lo, hi)` with atomic accumulator writes and an atomic insertion into
-// the result set (emit-atomic.ts); that function is checked once built to reach no host
-// function, allocator or global write, else it is dropped and the SELECT stays sequential.
+// `par_range_<k>(block, lo, hi, slot)`, checked once built to reach no host function (but
+// `fail`), allocator or global write, else dropped and the SELECT stays sequential.
+//
+// Each thread (slot) writes into its own partial columns, initialised to the accumulators'
+// identities, and its own result sets: plain stores, no atomics (a locked read-modify-write
+// per edge cost 4x the whole edge loop). When every range has run, the SELECT's thread folds
+// the partials into the accumulators with the accumulators' own `+=` and ORs the sets
+// together. Reads in the clause never see the partials: the plan makes a clause read an
+// accumulator it writes only through its pre-clause copy, which a split SELECT takes whole.
 //
 // Module globals (accumulator columns, the snapshot's addresses, query variables) live per
-// instance, so the SELECT saves all of them into a capture block with the source list and the
-// result sets, and each range restores them first. POST-ACCUM, HAVING, ORDER BY and the rest
-// of the SELECT run on the query's own thread as before.
+// instance, so the SELECT saves all of them into a capture block with the source list, the
+// thread count, the partial columns and sets, and each range restores them first. POST-ACCUM,
+// HAVING, ORDER BY and the rest of the SELECT run on the query's own thread as before.
 import binaryen from "binaryen";
 import { PARALLEL_RANGE_EXPORT } from "../../runtime-wasm/query/abi.js";
 import type { IrExpr, IrSelect, IrStmt } from "../ir/ir.js";
 import type { IrType } from "../ir/types.js";
 import { allocBuffer, freeBuffer } from "./emit-arena.js";
-import { atomicAccumulates } from "./emit-atomic.js";
 import type { EmitContext } from "./context.js";
-import { vsetCount, vsetToList } from "./emit-vset.js";
+import { accumInit, accumSize, accumWriteInline } from "./emit-accum.js";
+import { GG } from "./emit-graph.js";
+import { VS, vsetCount, vsetFree, vsetNew, vsetToList } from "./emit-vset.js";
+import { wasmType } from "./wasm-types.js";
+import { visitStmts } from "../passes/walk-ir.js";
+import type { IrAccum } from "../ir/types.js";
 import type { Expr, FunctionScope, Local } from "./module.js";
 import type { QueryEmitter } from "./query-emitter.js";
 
@@ -100,12 +110,19 @@ function isCollectionOrTuple(qe: QueryEmitter, id: number): boolean {
   return !(a.a === "sum" || a.a === "min" || a.a === "max" || a.a === "or" || a.a === "and" || a.a === "avg" || a.a === "replace") || ("elem" in a && a.elem.t !== "scalar");
 }
 
+/** Accumulators a range writes into partial columns: order-independent numeric scalars. */
+function splittable(a: IrAccum): boolean {
+  const numeric = (t: IrType) => t.t === "scalar" && (t.name === "INT" || t.name === "UINT" || t.name === "FLOAT" || t.name === "DOUBLE");
+  if (a.a === "or" || a.a === "and") return true;
+  return (a.a === "sum" || a.a === "min" || a.a === "max") && numeric(a.elem);
+}
+
 function pureStmts(qe: QueryEmitter, body: IrStmt[]): boolean {
   return body.every((st) => {
     if (st.s === "accumulate") {
       if (st.target.t !== "vacc" || st.target.indices) return false;
       const decl = qe.accum(st.target.id);
-      return decl.scope === "vertex" && atomicAccumulates(decl.type) && pureExpr(qe, st.target.vertex) && pureExpr(qe, st.value);
+      return decl.scope === "vertex" && splittable(decl.type) && pureExpr(qe, st.target.vertex) && pureExpr(qe, st.value);
     }
     if (st.s === "if") return st.branches.every((b) => pureExpr(qe, b.cond) && pureStmts(qe, b.body)) && (st.otherwise === undefined || pureStmts(qe, st.otherwise));
     return false;
@@ -125,26 +142,37 @@ export function parallelEligible(qe: QueryEmitter, sel: IrSelect): boolean {
 
 // ---- the range function ----------------------------------------------------------------
 
-/** A SELECT's range function: its export index and the result sets its block carries. */
+/** A SELECT's range function: its export index, the accumulators it writes, the result sets. */
 export interface ParallelRange {
   index: number;
   name: string;
-  /** Aliases whose vertex sets the block carries, in block order. */
+  accums: { id: number; accum: IrAccum }[];
+  /** Aliases whose vertex sets the walk fills, in block order. */
   sets: number[];
 }
 
-/** Capture block: [list, set...] then, 8-aligned, the saved globals. */
-function headerBytes(sets: number): number {
-  return (4 + 4 * sets + 7) & ~7;
+/** Capture block: [list, threads, partial column per accumulator..., set array per alias...], then the globals. */
+function headerBytes(range: { accums: unknown[]; sets: unknown[] }): number {
+  return (8 + 4 * range.accums.length + 4 * range.sets.length + 7) & ~7;
+}
+
+function writtenAccums(qe: QueryEmitter, sel: IrSelect): { id: number; accum: IrAccum }[] {
+  const ids = new Set<number>();
+  visitStmts(sel.accum, (st) => {
+    if (st.s === "accumulate" && st.target.t === "vacc") ids.add(st.target.id);
+  });
+  return [...ids].map((id) => ({ id, accum: qe.accumType(id) }));
 }
 
 /**
  * Builds the SELECT's exported range function. `walk` emits one source vertex's work in
- * function `f` with the result sets in `sets`; it runs with atomic writes. Undefined when the
- * function turns out to reach something a helper thread must not do.
+ * function `f` with the result sets in `sets`, its accumulator writes going to the slot's
+ * partial columns (`qe.partialColumns`). Undefined when the function turns out to reach
+ * something a helper thread must not do.
  */
 export function emitParallelRange(
   qe: QueryEmitter,
+  sel: IrSelect,
   setIds: number[],
   walk: (f: FunctionScope, sets: Map<number, Local>, v: Local) => Expr[],
 ): ParallelRange | undefined {
@@ -152,27 +180,38 @@ export function emitParallelRange(
   const state = stateOf(qe.cx);
   const index = state.ranges;
   const name = `${PARALLEL_RANGE_EXPORT}${index}`;
+  const accums = writtenAccums(qe, sel);
+  const shape = { accums, sets: setIds };
   const params = [
     { name: "block", type: "i32" as const },
     { name: "lo", type: "i32" as const },
     { name: "hi", type: "i32" as const },
+    { name: "slot", type: "i32" as const },
   ];
-  const savedAtomic = qe.atomicWrites;
+  const saved = qe.partialColumns;
   try {
     m.func(name, params, "none", (f) =>
       qe.inFunction(f, () => {
-        qe.atomicWrites = true;
         const block = f.param(0);
+        const slot = f.param(3);
         const list = f.local("i32", "list");
         const i = f.local("i32", "i");
         const v = f.local("i32", "v");
+        const setup: Expr[] = [m.call(RESTORE, [m.add("i32", block.get(), m.i32(headerBytes(shape)))], "none"), list.set(m.load("i32", block.get()))];
+        const columns = new Map<number, () => Expr>();
+        accums.forEach((a, j) => {
+          const column = f.local("i32", `part_${a.id}`);
+          const stride = m.mul("i32", m.globalGet(GG.vidBound, "i32"), m.i32(accumSize(a.accum)));
+          setup.push(column.set(m.add("i32", m.load("i32", block.get(), 8 + 4 * j), m.mul("i32", slot.get(), stride))));
+          columns.set(a.id, () => column.get());
+        });
         const sets = new Map<number, Local>();
-        const setup: Expr[] = [m.call(RESTORE, [m.add("i32", block.get(), m.i32(headerBytes(setIds.length)))], "none"), list.set(m.load("i32", block.get()))];
         setIds.forEach((id, k) => {
           const local = f.local("i32", `set_${id}`);
           sets.set(id, local);
-          setup.push(local.set(m.load("i32", block.get(), 4 + 4 * k)));
+          setup.push(local.set(m.load("i32", m.add("i32", m.load("i32", block.get(), 8 + 4 * accums.length + 4 * k), m.shl("i32", slot.get(), m.i32(2))))));
         });
+        qe.partialColumns = columns;
         return [
           ...setup,
           f.forRange(i, f.param(1).get(), f.param(2).get(), () => [v.set(m.load("i32", m.add("i32", list.get(), m.shl("i32", m.add("i32", i.get(), m.i32(1)), m.i32(2))))), ...walk(f, sets, v)]),
@@ -184,7 +223,7 @@ export function emitParallelRange(
     if (e instanceof Error && e.name === "UnsupportedError") return undefined;
     throw e;
   } finally {
-    qe.atomicWrites = savedAtomic;
+    qe.partialColumns = saved;
   }
   if (!helperSafe(qe.cx, name)) {
     m.raw.removeFunction(name);
@@ -192,22 +231,72 @@ export function emitParallelRange(
   }
   m.exportFunction(name, name);
   state.ranges++;
-  return { index, name, sets: setIds };
+  return { index, name, accums, sets: setIds };
 }
 
 /**
- * The SELECT's side: when the host wants the source split (`want`, asked before the
- * accumulators' pre-clause copies are taken, so they are taken whole), captures the state and
- * runs the ranges; `ran` becomes 1 when they ran, else the caller walks the sources itself.
+ * The SELECT's side, for `threads` threads (0: not split): when `ready`, sets up the partial
+ * columns and sets, captures the state, runs the ranges and folds the partials in; `ran`
+ * becomes 1 when they ran, else the caller walks the sources itself.
  */
-export function parallelDispatch(qe: QueryEmitter, f: FunctionScope, range: ParallelRange, src: Local, sets: Map<number, Local>, ready: Expr, ran: Local): Expr {
+export function parallelDispatch(qe: QueryEmitter, f: FunctionScope, range: ParallelRange, src: Local, sets: Map<number, Local>, ready: Expr, threads: Local, ran: Local): Expr {
   const m = qe.m;
   const cx = qe.cx;
   const list = f.local("i32", "par_list");
   const block = f.local("i32", "par_block");
   const n = f.local("i32", "par_n");
-  const header = headerBytes(range.sets.length);
+  const t = f.local("i32", "par_t");
+  const v = f.local("i32", "par_v");
+  const arr = f.local("i32", "par_sets");
+  const base = f.local("i32", "par_base");
+  const header = headerBytes(range);
+  const bound = () => m.globalGet(GG.vidBound, "i32");
   const bytes = () => m.add("i32", m.i32(header), m.globalGet(GLOBALS_BYTES, "i32"));
+  const columnBytes = (a: IrAccum) => m.mul("i32", m.mul("i32", threads.get(), bound()), m.i32(accumSize(a)));
+  const columnAt = (j: number) => m.load("i32", block.get(), 8 + 4 * j);
+  const setsAt = (k: number) => m.load("i32", block.get(), 8 + 4 * range.accums.length + 4 * k);
+  const setup: Expr[] = [];
+  const fold: Expr[] = [];
+  const release: Expr[] = [];
+  range.accums.forEach(({ id, accum }, j) => {
+    const size = accumSize(accum);
+    const part = () => m.add("i32", columnAt(j), m.mul("i32", v.get(), m.i32(size)));
+    // the identity: 0 for Sum and Or (a fill), the type's extreme for Min/Max, true for And
+    const zero = accum.a === "sum" || accum.a === "or";
+    setup.push(
+      m.store("i32", block.get(), allocBuffer(cx, columnBytes(accum)), 8 + 4 * j),
+      zero ? m.memoryFill(columnAt(j), m.i32(0), columnBytes(accum)) : f.forRange(v, m.i32(0), m.mul("i32", threads.get(), bound()), () => [accumInit(cx, accum, part())]),
+    );
+    // every thread's partial, folded in with the accumulator's own `+=` (slot after slot)
+    const live = () => m.add("i32", m.globalGet(qe.accumGlobal(id), "i32"), m.mul("i32", m.sub("i32", v.get(), base.get()), m.i32(size)));
+    const elem: IrType = accum.a === "or" || accum.a === "and" ? { t: "scalar", name: "BOOL" } : (accum as unknown as { elem: IrType }).elem;
+    const w = wasmType(elem);
+    const add = accumWriteInline(cx, f, accum, live, m.load(w, part()), elem, false);
+    if (add === undefined) throw new Error("no plain += for a split accumulator");
+    // a Sum slot nobody added to holds 0: skipped, so a -0.0 total keeps its sign
+    const bits = w === "f32" || w === "i32" ? "i32" : "i64";
+    const touched = accum.a === "sum" ? m.ne(bits, m.load(bits, part()), m.constant(bits, 0)) : m.i32(1);
+    fold.push(
+      f.forRange(t, m.i32(0), threads.get(), () => [
+        base.set(m.mul("i32", t.get(), bound())),
+        f.forRange(v, base.get(), m.add("i32", base.get(), bound()), () => [m.if(touched, add)]),
+      ]),
+    );
+    release.push(freeBuffer(cx, columnAt(j), columnBytes(accum)));
+  });
+  range.sets.forEach((id, k) => {
+    setup.push(
+      arr.set(allocBuffer(cx, m.shl("i32", threads.get(), m.i32(2)))),
+      f.forRange(t, m.i32(0), threads.get(), () => [m.store("i32", m.add("i32", arr.get(), m.shl("i32", t.get(), m.i32(2))), vsetNew(cx))]),
+      m.store("i32", block.get(), arr.get(), 8 + 4 * range.accums.length + 4 * k),
+    );
+    const slotSet = () => m.load("i32", m.add("i32", setsAt(k), m.shl("i32", t.get(), m.i32(2))));
+    fold.push(f.forRange(t, m.i32(0), threads.get(), () => [vsetUnionInto(cx, sets.get(id)!.get(), slotSet())]));
+    release.push(
+      f.forRange(t, m.i32(0), threads.get(), () => [vsetFree(cx, slotSet())]),
+      freeBuffer(cx, setsAt(k), m.shl("i32", threads.get(), m.i32(2))),
+    );
+  });
   return m.seq(
     ran.set(m.i32(0)),
     m.if(
@@ -217,9 +306,12 @@ export function parallelDispatch(qe: QueryEmitter, f: FunctionScope, range: Para
         n.set(m.load("i32", list.get())),
         block.set(allocBuffer(cx, bytes())),
         m.store("i32", block.get(), list.get()),
-        ...range.sets.map((id, k) => m.store("i32", block.get(), sets.get(id)!.get(), 4 + 4 * k)),
+        m.store("i32", block.get(), threads.get(), 4),
+        ...setup,
         m.call(SAVE, [m.add("i32", block.get(), m.i32(header))], "none"),
         ran.set(cx.host("parallelRun", [m.i32(range.index), block.get(), n.get()])),
+        m.if(ran.get(), m.seq(m.nop(), ...fold)),
+        ...release,
         freeBuffer(cx, block.get(), bytes()),
         freeBuffer(cx, list.get(), m.shl("i32", m.add("i32", n.get(), m.i32(1)), m.i32(2))),
       ),
@@ -227,7 +319,28 @@ export function parallelDispatch(qe: QueryEmitter, f: FunctionScope, range: Para
   );
 }
 
-/** Asks the host whether to split a walk over the source set's vertices. */
+/** ORs set `b`'s bitmap into set `a` (same vertex id bound) and recounts `a`. */
+function vsetUnionInto(cx: EmitContext, a: Expr, b: Expr): Expr {
+  const m = cx.m;
+  const name = cx.helper("vset_union_into", [{ name: "a", type: "i32" }, { name: "b", type: "i32" }], "none", (f) => {
+    const [sa, sb] = [f.param(0), f.param(1)];
+    const i = f.local("i32", "i");
+    const x = f.local("i64", "x");
+    const count = f.local("i32", "count");
+    const word = (s: Local) => m.add("i32", m.load("i32", s.get(), VS.bitmap), m.shl("i32", i.get(), m.i32(3)));
+    return [
+      f.forRange(i, m.i32(0), m.load("i32", sa.get(), VS.words), () => [
+        x.set(m.or("i64", m.load("i64", word(sa)), m.load("i64", word(sb)))),
+        m.store("i64", word(sa), x.get()),
+        count.set(m.add("i32", count.get(), m.convert("i64", "i32", m.popcnt("i64", x.get())))),
+      ]),
+      m.store("i32", sa.get(), count.get(), VS.count),
+    ];
+  });
+  return m.call(name, [a, b], "none");
+}
+
+/** Asks the host how many threads to split a walk over the source set's vertices across (0: none). */
 export function parallelWanted(qe: QueryEmitter, src: Local): Expr {
   return qe.cx.host("parallelWant", [vsetCount(qe.cx, src.get())]);
 }

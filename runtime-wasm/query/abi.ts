@@ -213,14 +213,15 @@ export const HOST_FUNCTIONS = {
    */
   json: { params: ["i32", "i32", "i32", "i32", "i32", "i64"], result: "i64" },
   /**
-   * Parallel SELECT: whether a SELECT over `n` source vertices should be split across
-   * threads (1) or run on this thread alone (0).
+   * Parallel SELECT: how many threads a SELECT over `n` source vertices is split across
+   * (this one and the helpers: its partial columns are made for that many), or 0: none.
    */
   parallelWant: { params: ["i32"], result: "i32" },
   /**
    * Runs exported range function `PARALLEL_RANGE_EXPORT + index` over source positions
-   * [0, n) on this thread and the SELECT helper threads, passing each range the capture
-   * block; returns 1 once every range has run, 0 when no helper could be had (nothing ran).
+   * [0, n) on this thread (slot 0) and the SELECT helper threads (helper k: slot k + 1),
+   * passing each range the capture block; returns 1 once every range has run, 0 when the
+   * helpers could not be had (nothing ran).
    */
   parallelRun: { params: ["i32", "i32", "i32"], result: "i32" },
 } as const;
@@ -228,8 +229,9 @@ export const HOST_FUNCTIONS = {
 export type HostFunctionName = keyof typeof HOST_FUNCTIONS;
 
 /**
- * Parallel SELECT: a query module exports `par_range_<k>(block, lo, hi)` for each SELECT it
- * may split, running source positions [lo, hi) with the state captured in `block`.
+ * Parallel SELECT: a query module exports `par_range_<k>(block, lo, hi, slot)` for each
+ * SELECT it may split, running source positions [lo, hi) with the state captured in `block`
+ * and writing the partial results of thread `slot`.
  */
 export const PARALLEL_RANGE_EXPORT = "par_range_";
 

@@ -43,14 +43,15 @@ export class ParallelRun {
     this.instance = instance;
   }
 
+  /** Threads to split a walk over `sources` across (this one and the helpers), or 0. */
   want(sources: number): number {
-    return this.settings.helpers > 0 && sources >= Math.max(1, this.settings.minSources) ? 1 : 0;
+    return this.settings.helpers > 0 && sources >= Math.max(1, this.settings.minSources) ? this.settings.helpers + 1 : 0;
   }
 
   run(range: number, block: number, sources: number): number {
     const words = new Int32Array(this.memory.buffer);
     const cell = (field: number) => (this.board + field) >> 2;
-    const fn = this.instance?.exports[`${PARALLEL_RANGE_EXPORT}${range}`] as ((block: number, lo: number, hi: number) => void) | undefined;
+    const fn = this.instance?.exports[`${PARALLEL_RANGE_EXPORT}${range}`] as ((block: number, lo: number, hi: number, slot: number) => void) | undefined;
     if (fn === undefined || Atomics.compareExchange(words, cell(Board.owner), 0, this.ownerTag) !== 0) return 0;
     try {
       const threads = this.settings.helpers + 1;
@@ -71,7 +72,7 @@ export class ParallelRun {
         for (;;) {
           const lo = Atomics.add(words, cell(Board.next), chunk);
           if (lo >= sources) break;
-          fn(block, lo, Math.min(sources, lo + chunk));
+          fn(block, lo, Math.min(sources, lo + chunk), 0);
           ownChunks++;
         }
       } catch (e) {

@@ -18,8 +18,9 @@ export interface QueryPoolOptions {
   workers?: number;
   /**
    * Threads one SELECT may use (parallel SELECT: the query's worker plus helper threads
-   * shared by the pool; one SELECT at a time uses them). Default: WASMGRAPH_SELECT_THREADS,
-   * else 1 (off). Only SELECTs the compiler proved safe to split are split.
+   * shared by the pool; one SELECT at a time uses them; 1 turns it off). Default:
+   * WASMGRAPH_SELECT_THREADS, else the number of cores. Only SELECTs the compiler proved
+   * safe to split are split.
    */
   selectThreads?: number;
   /** Smallest source set a SELECT is split for (default 4096). */
@@ -110,7 +111,7 @@ export class QueryPool {
     // WASMGRAPH_PARALLEL_FORCE=1 (tests): every eligible SELECT is split, in chunks of 2 sources
     const force = process.env.WASMGRAPH_PARALLEL_FORCE === "1";
     const envThreads = Number(process.env.WASMGRAPH_SELECT_THREADS ?? "");
-    const threads = options.selectThreads ?? (Number.isInteger(envThreads) && envThreads > 0 ? envThreads : force ? 3 : 1);
+    const threads = options.selectThreads ?? (Number.isInteger(envThreads) && envThreads > 0 ? envThreads : force ? 3 : availableParallelism());
     this.helpers = new SelectHelpers(Math.min(MAX_SELECT_HELPERS, Math.max(0, threads - 1)));
     this.parallelMinSources = options.parallelMinSources ?? (force ? 0 : 4096);
     this.parallelChunk = options.parallelChunk ?? (force ? 2 : 0);

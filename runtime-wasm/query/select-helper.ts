@@ -105,7 +105,7 @@ function serve(b: AttachedBoard): void {
   try {
     if (Atomics.load(words, cell(Board.seq)) !== seq || Atomics.load(words, cell(Board.closed)) === seq) return;
     const instance = instanceFor(b, Atomics.load(words, cell(Board.module)));
-    const fn = instance?.exports[`${PARALLEL_RANGE_EXPORT}${Atomics.load(words, cell(Board.range))}`] as ((block: number, lo: number, hi: number) => void) | undefined;
+    const fn = instance?.exports[`${PARALLEL_RANGE_EXPORT}${Atomics.load(words, cell(Board.range))}`] as ((block: number, lo: number, hi: number, slot: number) => void) | undefined;
     if (fn === undefined) return;
     const block = Atomics.load(words, cell(Board.block));
     const count = Atomics.load(words, cell(Board.count));
@@ -114,7 +114,8 @@ function serve(b: AttachedBoard): void {
       for (;;) {
         const lo = Atomics.add(words, cell(Board.next), chunk);
         if (lo >= count) break;
-        fn(block, lo, Math.min(count, lo + chunk));
+        // slot 0 is the query's thread; helper k writes the partials of slot k + 1
+        fn(block, lo, Math.min(count, lo + chunk), helperIndex + 1);
       }
     } catch (e) {
       Atomics.store(words, cell(Board.next), EXHAUSTED);
