@@ -119,8 +119,8 @@ CREATE QUERY acc() FOR GRAPH G {
     }
   });
 
-  it("conn_comp's shape (WHERE and ACCUM reading the pre-clause value) gives the same components", async () => {
-    const { db } = randomDatabase(11, 600, 500);
+  it("conn_comp's shape (WHERE and ACCUM reading the pre-clause value) gives the same components as one thread and a union-find", async () => {
+    const { db, edges } = randomDatabase(11, 600, 500);
     const text = `
 CREATE QUERY cc() FOR GRAPH G {
   MinAccum<INT> @cc_id;
@@ -136,6 +136,23 @@ CREATE QUERY cc() FOR GRAPH G {
     expect(many.parallel?.splits).to.be.greaterThan(2);
     expect(many.parallel?.helperChunks).to.be.greaterThan(0);
     expect(many.results).to.equal(one.results);
+    // the partition against a union-find over the undirected edges (ids compared as groups)
+    const parent = Array.from({ length: 600 }, (_, i) => i);
+    const find = (x: number): number => (parent[x] === x ? x : (parent[x] = find(parent[x])));
+    for (const [a, b] of edges.u) parent[find(a)] = find(b);
+    type Rec = { v_id: string; attributes: { "Start.@cc_id": number } };
+    const records = (JSON.parse(many.results) as [{ Start: Rec[] }])[0].Start;
+    expect(records.length).to.equal(600);
+    const byComponent = new Map<number, number>();
+    const byId = new Map<number, number>();
+    for (const r of records) {
+      const root = find(Number(r.v_id.slice(1)));
+      const id = r.attributes["Start.@cc_id"];
+      expect(byComponent.get(root) ?? id, r.v_id).to.equal(id);
+      expect(byId.get(id) ?? root, r.v_id).to.equal(root);
+      byComponent.set(root, id);
+      byId.set(id, root);
+    }
   });
 
   it("PageRank's floating-point sums agree within rounding", async () => {
