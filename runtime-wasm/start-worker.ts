@@ -4,15 +4,15 @@
 // started from a file fail at once. So, only when that flag is present, the worker gets the
 // other flags explicitly; Node refuses some flags in an explicit list (V8 and process-wide
 // ones such as --expose-gc), and then the worker starts with none.
-import { Worker } from "node:worker_threads";
+import { Worker, type WorkerOptions } from "node:worker_threads";
 
-export function startWorker(file: URL, argv: readonly string[] = process.execArgv): Worker {
+export function startWorker(file: URL, argv: readonly string[] = process.execArgv, options: WorkerOptions = {}): Worker {
   const kept = withoutInputType(argv);
-  if (kept.length === argv.length) return new Worker(file);
+  if (kept.length === argv.length) return new Worker(file, options);
   try {
-    return new Worker(file, { execArgv: kept });
+    return new Worker(file, { ...options, execArgv: kept });
   } catch {
-    return new Worker(file, { execArgv: [] });
+    return new Worker(file, { ...options, execArgv: [] });
   }
 }
 

@@ -52,12 +52,9 @@ const FULL_COPY_FRACTION = 8;
  * accumulator of the query, a full copy and raised flag when the SELECT writes it and the
  * source is large, else a lowered flag (the per-vertex stamps apply).
  */
-export function primeSelectStart(qe: QueryEmitter, sel: IrSelect, sourceCount: () => Expr): Expr {
+export function primeSelectStart(qe: QueryEmitter, sel: IrSelect, sourceCount: () => Expr, whole?: () => Expr): Expr {
   const m = qe.m;
-  const written = new Set<number>();
-  visitStmts([...sel.accum, ...sel.postAccum.flatMap((p) => p.body)], (st) => {
-    if ((st.s === "assign" || st.s === "accumulate") && st.target.t === "vacc") written.add(st.target.id);
-  });
+  const written = writtenAccums(sel);
   const out: Expr[] = [];
   for (const decl of qe.ir.accums) {
     if (decl.scope !== "vertex" || !decl.primeUsed) continue;
@@ -75,7 +72,8 @@ export function primeSelectStart(qe: QueryEmitter, sel: IrSelect, sourceCount: (
         flag,
         m.and(
           "i32",
-          m.ge("i32", m.mul("i32", sourceCount(), m.i32(FULL_COPY_FRACTION)), bound(), true),
+          // `whole`: a SELECT split across threads, whose writes cannot take per-vertex copies
+          m.or("i32", m.ge("i32", m.mul("i32", sourceCount(), m.i32(FULL_COPY_FRACTION)), bound(), true), whole ? whole() : m.i32(0)),
           m.and("i32", m.ne("i32", m.globalGet(g.prev, "i32"), m.i32(0)), m.ne("i32", acc(), m.i32(0))),
         ),
       ),
@@ -83,6 +81,31 @@ export function primeSelectStart(qe: QueryEmitter, sel: IrSelect, sourceCount: (
     );
   }
   return m.seq(m.nop(), ...out);
+}
+
+function writtenAccums(sel: IrSelect): Set<number> {
+  const written = new Set<number>();
+  visitStmts([...sel.accum, ...sel.postAccum.flatMap((p) => p.body)], (st) => {
+    if ((st.s === "assign" || st.s === "accumulate") && st.target.t === "vacc") written.add(st.target.id);
+  });
+  return written;
+}
+
+/**
+ * 1 when every primed scalar accumulator the SELECT writes was copied whole at its start
+ * (primeSelectStart), so its writes capture nothing per vertex: what a split walk needs.
+ */
+export function primesWhole(qe: QueryEmitter, sel: IrSelect): Expr {
+  const m = qe.m;
+  const written = writtenAccums(sel);
+  let all: Expr = m.i32(1);
+  for (const decl of qe.ir.accums) {
+    if (decl.scope !== "vertex" || !decl.primeUsed || !written.has(decl.id)) continue;
+    const flag = fullCopyFlag(qe, decl.id);
+    // a collection's prime is copied per vertex, never whole
+    all = flag === undefined ? m.i32(0) : m.and("i32", all, m.globalGet(flag, "i32"));
+  }
+  return all;
 }
 
 /** Allocates the copies and stamps when the vertex accumulator is declared. */

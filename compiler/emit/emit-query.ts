@@ -15,6 +15,7 @@ import { RUN_FLAGS } from "./emit-select.js";
 import { emitStmts } from "./emit-stmt.js";
 import { QueryEmitter, type EmitOptions } from "./query-emitter.js";
 import { emitSubqueryFunction } from "./emit-subquery.js";
+import { finishParallel } from "./parallel-select.js";
 import { childExprs, visitStmts, stmtExprs, selectExprs } from "../passes/walk-ir.js";
 import type { IrExpr } from "../ir/ir.js";
 
@@ -89,6 +90,7 @@ export function emitQuery(ir: IrQuery, options: EmitOptions & { withText?: boole
     for (const e of new Set(emitters.values())) if (e !== qe || calls(ir, ir.name)) if (e.prefix !== "") emitSubqueryFunction(e);
     finishParams(qe);
     finishGraph(cx);
+    finishParallel(cx);
     cx.finishMemory((n) => alloc(cx, n));
     m.validate();
     const level = options.optimizeLevel ?? 0;

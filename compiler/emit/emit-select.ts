@@ -27,13 +27,14 @@ import {
   vertexTypeOrdinal,
   vidTypeOrdinal,
 } from "./emit-graph.js";
-import { primeSelectStart, SELECT_EPOCH } from "./emit-prime.js";
+import { primeSelectStart, primesWhole, SELECT_EPOCH } from "./emit-prime.js";
 import { ALL_ACTIVE, emitSeed } from "./emit-seed.js";
 import { repeatedHop, repeatTables, type HopMatch, type RepeatTables } from "./emit-repeat.js";
 import { sampleState } from "./emit-sample.js";
 import { sortRows } from "./emit-sort.js";
 import { emitStmts } from "./emit-stmt.js";
 import { cmpValue, loadValue, storeValue } from "./emit-values.js";
+import { emitParallelRange, parallelDispatch, parallelEligible, parallelWanted } from "./parallel-select.js";
 import { vsetAdd, vsetAddInline, vsetCount, vsetForEach, vsetFree, vsetHas, vsetNew, vsetSetOrder, vsetToList } from "./emit-vset.js";
 import type { Expr, FunctionScope, Local } from "./module.js";
 import { QueryEmitter, type ClauseState, type ListReads } from "./query-emitter.js";
@@ -84,7 +85,6 @@ function selectBody(qe: QueryEmitter, f: FunctionScope, targetId: number, sel: I
     const parts = sel.source.vertexTypes ? sel.source.vertexTypes.map((t) => ({ p: "type" as const, vertexType: t })) : [{ p: "all" as const }];
     out.push(src.set(emitSeed(qe, parts)));
   }
-  out.push(primeSelectStart(qe, sel, () => vsetCount(cx, src.get())));
 
   // Aliases whose distinct vertices matter: the selected one and each POST-ACCUM's (edge
   // aliases, selected by UPDATE / DELETE of edges, give an empty vertex set).
@@ -114,55 +114,6 @@ function selectBody(qe: QueryEmitter, f: FunctionScope, targetId: number, sel: I
     logs: [],
     edges: new Map(),
   };
-  const sourceAlias = qe.declareLocal(sel.source.alias);
-  // Per-source work, done at the source's first row: hoisted expressions (hoist.ts) and
-  // recording the source alias's vertex.
-  const otherAliases = [...sel.hops.map((h) => h.target), ...sel.hops.flatMap((h) => (h.edgeAlias !== undefined ? [h.edgeAlias] : []))];
-  const invariants = sel.hops.length > 0 ? sourceInvariants(sel.accum, sel.source.alias, clauseLocals(sel.accum, otherAliases)) : [];
-  // the WHERE's source-only parts, computed before each source's edges are walked
-  const whereParts = sel.where && sel.hops.length > 0 ? whereInvariants(sel.where, sel.source.alias, clauseLocals(sel.accum, otherAliases)) : [];
-  const whereHoisted = new Map(whereParts.map((x) => [x, f.local(wasmType(x.type), "where_hoisted")]));
-  // an ACCUM expression the WHERE already computes (`s.@cc_id` in both) reuses its local
-  const exprText = (x: IrExpr) => JSON.stringify(x, (_key, v: unknown) => (typeof v === "bigint" ? `${v}n` : v));
-  const whereByText = new Map(whereParts.map((x) => [exprText(x), whereHoisted.get(x)!]));
-  const ownHoisted = new Map(invariants.filter((x) => !whereByText.has(exprText(x))).map((x) => [x, f.local(wasmType(x.type), "hoisted")]));
-  const hoisted = new Map(invariants.map((x) => [x, ownHoisted.get(x) ?? whereByText.get(exprText(x))!]));
-  const firstRowWork = ownHoisted.size > 0 || marked.has(sel.source.alias);
-  const firstRow = f.local("i32", "first_row");
-  // Per-source work, done once per source before its first row.
-  const perSourceWork = (): Expr[] =>
-    qe.inClause(accumClause, () => {
-      const perSource: Expr[] = [firstRow.set(m.i32(0))];
-      for (const [x, local] of ownHoisted) perSource.push(local.set(emitExpr(qe, x)));
-      for (const [id, set] of marked) if (id === sel.source.alias) perSource.push(vsetAddInline(cx, f, () => set.get(), () => qe.readVar(id)));
-      return perSource;
-    });
-  // A row: WHERE, then (unless the caller did it before the walk) the per-source work at the
-  // source's first row, the ACCUM statements and the recording of the aliases' vertices.
-  const rowBody = (perSourceBefore = false): Expr[] =>
-    qe.inClause(accumClause, () => {
-      qe.hoisted = whereHoisted;
-      let where: Expr | undefined;
-      try {
-        where = sel.where ? m.if(m.globalGet(ALL_ACTIVE, "i32"), m.i32(1), emitExpr(qe, sel.where)) : undefined;
-      } finally {
-        qe.hoisted = new Map();
-      }
-      const first = perSourceBefore || !firstRowWork ? [] : [m.if(firstRow.get(), m.seq(...perSourceWork()))];
-      qe.hoisted = hoisted;
-      let stmts: Expr[];
-      try {
-        stmts = emitStmts(qe, sel.accum);
-      } finally {
-        qe.hoisted = new Map();
-      }
-      const row = [
-        ...first,
-        ...stmts,
-        ...[...marked].filter(([id]) => id !== sel.source.alias && qe.variable(id).type.t !== "edge").map(([id, set]) => vsetAddInline(cx, f, () => set.get(), () => qe.readVar(id))),
-      ];
-      return [where ? m.if(where, m.seq(m.nop(), ...row)) : m.seq(m.nop(), ...row)];
-    });
   // Edge and target types named at run time: which of the graph's types they name, once per
   // SELECT; repeated edges: the walk's tables.
   const dynamic = new Map<IrHop, HopPrep>();
@@ -171,13 +122,19 @@ function selectBody(qe: QueryEmitter, f: FunctionScope, targetId: number, sel: I
     if (hop.repeat) prep.tables = repeatTables(qe, f, out);
     dynamic.set(hop, prep);
   }
-  const walk = vsetForEach(cx, f, src.get(), (v) => [
-    m.if(m.atomicLoad("i32", m.globalGet(G.ctl, "i32"), Ctl.cancel), m.unreachable()),
-    sourceAlias.set(v.get()),
-    firstRow.set(m.i32(1)),
-    ...qe.inClause(accumClause, () => [...whereHoisted].map(([x, local]) => local.set(emitExpr(qe, x)))),
-    ...hops(qe, f, sel, 0, accumClause, { row: rowBody, perSource: perSourceWork, unconditional: sel.where === undefined }, dynamic),
-  ]);
+  // One source vertex's work, built in function `fn` (the SELECT's own, or its range
+  // function for parallel runs) with the result sets `sets`.
+  const walkSource = (fn: FunctionScope, sets: Map<number, Local>, v: Local): Expr[] => walkOneSource(qe, fn, sel, accumClause, sets, dynamic, v);
+  // A walk several threads may share (parallel-select.ts): its range function, and the run-time
+  // choice, made before the pre-clause copies are taken (a split walk needs them whole).
+  const range = parallelEligible(qe, sel) ? emitParallelRange(qe, sel, [...marked.keys()], walkSource) : undefined;
+  const threads = f.local("i32", "par_threads");
+  out.push(threads.set(range ? parallelWanted(qe, src) : m.i32(0)));
+  out.push(primeSelectStart(qe, sel, () => vsetCount(cx, src.get()), () => m.ne("i32", threads.get(), m.i32(0))));
+  const ran = f.local("i32", "par_ran");
+  if (range) out.push(parallelDispatch(qe, f, range, src, marked, m.and("i32", m.ne("i32", threads.get(), m.i32(0)), primesWhole(qe, sel)), threads, ran));
+  const plain = vsetForEach(cx, f, src.get(), (v) => walkSource(f, marked, v));
+  const walk = range ? m.if(m.eqz("i32", ran.get()), plain) : plain;
   out.push(walk, qe.inClause(accumClause, () => replayLogs(qe)));
 
   // POST-ACCUM: per distinct vertex of the clause's alias, statements in order.
@@ -229,6 +186,71 @@ function selectBody(qe: QueryEmitter, f: FunctionScope, targetId: number, sel: I
   if (ownSource) out.push(vsetFree(cx, src.get()));
   out.push(resultLimit(qe, result), m.if(monitor(), cx.host("selectEnd", [m.i32(sel.index), vsetCount(cx, result.get())])));
   return out;
+}
+
+/** The per-source work of the walk: WHERE, ACCUM and recording the rows' vertices in `marked`. */
+function walkOneSource(qe: QueryEmitter, f: FunctionScope, sel: IrSelect, accumClause: ClauseState, marked: Map<number, Local>, dynamic: Map<IrHop, HopPrep>, v: Local): Expr[] {
+  const m = qe.m;
+  const cx = qe.cx;
+  const addVertex = (set: () => Expr, vid: () => Expr): Expr => vsetAddInline(cx, f, set, vid);
+  return qe.inFunction(f, () => {
+    const sourceAlias = qe.declareLocal(sel.source.alias);
+    // Per-source work, done at the source's first row: hoisted expressions (hoist.ts) and
+    // recording the source alias's vertex.
+    const otherAliases = [...sel.hops.map((h) => h.target), ...sel.hops.flatMap((h) => (h.edgeAlias !== undefined ? [h.edgeAlias] : []))];
+    const invariants = sel.hops.length > 0 ? sourceInvariants(sel.accum, sel.source.alias, clauseLocals(sel.accum, otherAliases)) : [];
+    // the WHERE's source-only parts, computed before each source's edges are walked
+    const whereParts = sel.where && sel.hops.length > 0 ? whereInvariants(sel.where, sel.source.alias, clauseLocals(sel.accum, otherAliases)) : [];
+    const whereHoisted = new Map(whereParts.map((x) => [x, f.local(wasmType(x.type), "where_hoisted")]));
+    // an ACCUM expression the WHERE already computes (`s.@cc_id` in both) reuses its local
+    const exprText = (x: IrExpr) => JSON.stringify(x, (_key, v: unknown) => (typeof v === "bigint" ? `${v}n` : v));
+    const whereByText = new Map(whereParts.map((x) => [exprText(x), whereHoisted.get(x)!]));
+    const ownHoisted = new Map(invariants.filter((x) => !whereByText.has(exprText(x))).map((x) => [x, f.local(wasmType(x.type), "hoisted")]));
+    const hoisted = new Map(invariants.map((x) => [x, ownHoisted.get(x) ?? whereByText.get(exprText(x))!]));
+    const firstRowWork = ownHoisted.size > 0 || marked.has(sel.source.alias);
+    const firstRow = f.local("i32", "first_row");
+    // Per-source work, done once per source before its first row.
+    const perSourceWork = (): Expr[] =>
+      qe.inClause(accumClause, () => {
+        const perSource: Expr[] = [firstRow.set(m.i32(0))];
+        for (const [x, local] of ownHoisted) perSource.push(local.set(emitExpr(qe, x)));
+        for (const [id, set] of marked) if (id === sel.source.alias) perSource.push(addVertex(() => set.get(), () => qe.readVar(id)));
+        return perSource;
+      });
+    // A row: WHERE, then (unless the caller did it before the walk) the per-source work at the
+    // source's first row, the ACCUM statements and the recording of the aliases' vertices.
+    const rowBody = (perSourceBefore = false): Expr[] =>
+      qe.inClause(accumClause, () => {
+        qe.hoisted = whereHoisted;
+        let where: Expr | undefined;
+        try {
+          where = sel.where ? m.if(m.globalGet(ALL_ACTIVE, "i32"), m.i32(1), emitExpr(qe, sel.where)) : undefined;
+        } finally {
+          qe.hoisted = new Map();
+        }
+        const first = perSourceBefore || !firstRowWork ? [] : [m.if(firstRow.get(), m.seq(...perSourceWork()))];
+        qe.hoisted = hoisted;
+        let stmts: Expr[];
+        try {
+          stmts = emitStmts(qe, sel.accum);
+        } finally {
+          qe.hoisted = new Map();
+        }
+        const row = [
+          ...first,
+          ...stmts,
+          ...[...marked].filter(([id]) => id !== sel.source.alias && qe.variable(id).type.t !== "edge").map(([id, set]) => addVertex(() => set.get(), () => qe.readVar(id))),
+        ];
+        return [where ? m.if(where, m.seq(m.nop(), ...row)) : m.seq(m.nop(), ...row)];
+      });
+    return [
+      m.if(m.atomicLoad("i32", m.globalGet(G.ctl, "i32"), Ctl.cancel), m.unreachable()),
+      sourceAlias.set(v.get()),
+      firstRow.set(m.i32(1)),
+      ...qe.inClause(accumClause, () => [...whereHoisted].map(([x, local]) => local.set(emitExpr(qe, x)))),
+      ...hops(qe, f, sel, 0, accumClause, { row: rowBody, perSource: perSourceWork, unconditional: sel.where === undefined }, dynamic),
+    ];
+  });
 }
 
 /** The nested loops of hops `h..`, ending in the row body. Each hop leaves from its `from` alias. */

@@ -6,7 +6,7 @@ import { Ctl, RunStatus, RuntimeError } from "../../runtime-wasm/query/abi.js";
 import type { IrExpr, IrStmt, IrTarget } from "../ir/ir.js";
 import { STRING, type IrAccum, type IrTupleType, type IrType } from "../ir/types.js";
 import { G } from "./context.js";
-import { accumAdd, accumAssign, accumInit, accumRead, accumulateEntry, accumWriteInline, allocStates, collectionClear, collectionForEach, groupByKeyTuple, groupByOffsets, newContainer } from "./emit-accum.js";
+import { accumAdd, accumAssign, accumInit, accumRead, accumSize, accumulateEntry, accumWriteInline, allocStates, collectionClear, collectionForEach, groupByKeyTuple, groupByOffsets, newContainer } from "./emit-accum.js";
 import { alloc } from "./emit-arena.js";
 import { deferWrite } from "./emit-deferred.js";
 import { arrayCellOf, arrayCellState, convert, emitExpr, vertexState } from "./emit-expr.js";
@@ -267,6 +267,14 @@ function write(qe: QueryEmitter, target: IrTarget, value: IrExpr, accumulate: bo
         return m.seq(extra.length ? capture(() => ops[n]) : m.nop(), apply(st, ops.slice(0, n)));
       }),
     );
+  }
+  const partial = qe.partialColumns?.get(accumId);
+  if (partial) {
+    // a SELECT range one of several threads runs (parallel-select.ts): `+=` into this
+    // thread's own column, folded into the accumulator when every range has run
+    const inline = accumulate && value.e !== "entry" && vertexLocal ? accumWriteInline(cx, qe.f, accum, () => stateLocal.get(), operands[0].expr, operands[0].type, false) : undefined;
+    if (inline === undefined) throw new UnsupportedError("a write a parallel SELECT cannot split");
+    return m.seq(setState, stateLocal.set(m.add("i32", partial(), m.mul("i32", vertexLocal!.get(), m.i32(accumSize(accum))))), capture(() => vertexLocal!.get()), inline);
   }
   const inline = value.e === "entry" ? undefined : accumWriteInline(cx, qe.f, accum, () => stateLocal.get(), operands[0].expr, operands[0].type, !accumulate);
   return m.seq(

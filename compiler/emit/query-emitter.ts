@@ -92,6 +92,11 @@ export class QueryEmitter {
   clause: ClauseState = QueryEmitter.queryClause();
   /** Label of the end of the query body (RETURN at query level). */
   bodyEnd = "body_end";
+  /**
+   * Building a SELECT range one of several threads runs (parallel-select.ts): the column
+   * base, per accumulator, of this thread's partial states its `+=` writes go to.
+   */
+  partialColumns?: Map<number, () => Expr>;
   /** Expressions computed once per source vertex in the SELECT being emitted (hoist.ts). */
   hoisted = new Map<IrExpr, Local>();
 

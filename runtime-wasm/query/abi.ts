@@ -212,9 +212,58 @@ export const HOST_FUNCTIONS = {
    * strTake (returns their byte length); DOUBLE comes back as its bits; others as integers.
    */
   json: { params: ["i32", "i32", "i32", "i32", "i32", "i64"], result: "i64" },
+  /**
+   * Parallel SELECT: how many threads a SELECT over `n` source vertices is split across
+   * (this one and the helpers: its partial columns are made for that many), or 0: none.
+   */
+  parallelWant: { params: ["i32"], result: "i32" },
+  /**
+   * Runs exported range function `PARALLEL_RANGE_EXPORT + index` over source positions
+   * [0, n) on this thread (slot 0) and the SELECT helper threads (helper k: slot k + 1),
+   * passing each range the capture block; returns 1 once every range has run, 0 when the
+   * helpers could not be had (nothing ran).
+   */
+  parallelRun: { params: ["i32", "i32", "i32"], result: "i32" },
 } as const;
 
 export type HostFunctionName = keyof typeof HOST_FUNCTIONS;
+
+/**
+ * Parallel SELECT: a query module exports `par_range_<k>(block, lo, hi, slot)` for each
+ * SELECT it may split, running source positions [lo, hi) with the state captured in `block`
+ * and writing the partial results of thread `slot`.
+ */
+export const PARALLEL_RANGE_EXPORT = "par_range_";
+
+/**
+ * The job board of the SELECT helper threads (one per graph memory, i32 cells): the thread
+ * running a query publishes a SELECT's ranges here and helpers take chunks of them.
+ */
+export const Board = {
+  /** 0 free, else 1 + the slot of the query worker holding the helpers. */
+  owner: 0,
+  /** Job number; helpers wait on it. */
+  seq: 4,
+  /** Job number of the last job closed to newcomers. */
+  closed: 8,
+  /** The job: the module's id, its range function, capture block, source count, chunk size. */
+  module: 12,
+  range: 16,
+  block: 20,
+  count: 24,
+  chunk: 28,
+  /** Next unclaimed source position (atomic add). */
+  next: 32,
+  /** Bumped (and notified) by each helper joining a job: wakes a thread waiting for one. */
+  joined: 36,
+  /** Non-zero once a thread failed: 1 + its RuntimeError code. */
+  failed: 40,
+  /** Per helper (up to MAX_SELECT_HELPERS): the job number it is inside, 0 outside any. */
+  inJob: 64,
+  size: 1024,
+} as const;
+
+export const MAX_SELECT_HELPERS = (Board.size - Board.inJob) / 4;
 
 /** Operations of the `math` host function. */
 export const enum MathOp {

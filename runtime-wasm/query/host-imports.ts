@@ -36,6 +36,9 @@ export class RunState {
   readonly timings: SelectTiming[] = [];
   private readonly selectStarted = new Map<number, number>();
 
+  /** Splits SELECT walks across helper threads (parallel-run.ts); none: every walk runs here. */
+  parallel?: { want(sources: number): number; run(range: number, block: number, sources: number): number };
+
   constructor(
     readonly memory: WebAssembly.Memory,
     /** Asks for another arena chunk (blocking); undefined when none can be had. */
@@ -88,6 +91,8 @@ type HostFunction = (...args: never[]) => unknown;
 export function hostImports(state: RunState): Record<HostFunctionName, HostFunction> {
   return {
     arenaChunk: (bytes: number) => state.lendChunk(bytes >>> 0),
+    parallelWant: (sources: number) => state.parallel?.want(sources >>> 0) ?? 0,
+    parallelRun: (range: number, block: number, sources: number) => state.parallel?.run(range >>> 0, block >>> 0, sources >>> 0) ?? 0,
     fail: (code: number) => {
       throw new RunFailure(code);
     },

@@ -6,7 +6,9 @@
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
 import { startWorker } from "../start-worker.js";
-import { Ctl } from "./abi.js";
+import { Board, Ctl, MAX_SELECT_HELPERS } from "./abi.js";
+import type { ParallelSettings } from "./parallel-run.js";
+import { SelectHelpers } from "./select-helpers.js";
 import { ArenaChunks } from "./arena-chunks.js";
 import { growingLender, MemoryExhausted, type MemoryLender } from "./memory-lender.js";
 import type { FromWorker, RunOutcome, RunRequest, ToWorker } from "./run-types.js";
@@ -14,6 +16,19 @@ import type { FromWorker, RunOutcome, RunRequest, ToWorker } from "./run-types.j
 export interface QueryPoolOptions {
   /** Worker threads (default: the number of cores, at least 2). */
   workers?: number;
+  /**
+   * Threads one SELECT may use (parallel SELECT: the query's worker plus helper threads
+   * shared by the pool; one SELECT at a time uses them; 1 turns it off). Default:
+   * WASMGRAPH_SELECT_THREADS, else the number of cores. Only SELECTs the compiler proved
+   * safe to split are split.
+   */
+  selectThreads?: number;
+  /** Smallest source set a SELECT is split for (default 4096). */
+  parallelMinSources?: number;
+  /** Source vertices per chunk of a split SELECT (default: chosen per SELECT). */
+  parallelChunk?: number;
+  /** Tests: how long a split SELECT waits for a helper to join before starting alone. */
+  parallelJoinWaitMs?: number;
   /** How long a cancelled run may take to notice before its worker is terminated. */
   graceMs?: number;
   /** The workers' program (default: query-worker.js beside this file). */
@@ -61,10 +76,14 @@ interface Slot {
   served: boolean;
   /** Failed before serving a run; waiting for its replacement (no runs go to it). */
   broken: boolean;
+  /** Tag of the latest run: the owner of a helper job board while that run splits a SELECT. */
+  runTag?: number;
 }
 
-const CONTROL_REGION_BYTES = 65536;
-const MAX_WORKERS = CONTROL_REGION_BYTES / Ctl.size;
+/** The workers' control blocks, then the helpers' job board. */
+const CONTROL_BLOCKS_BYTES = 65536;
+const CONTROL_REGION_BYTES = CONTROL_BLOCKS_BYTES + Board.size;
+const MAX_WORKERS = CONTROL_BLOCKS_BYTES / Ctl.size;
 /** Ctl.chunkReply value meaning "no chunk could be lent". */
 const NO_CHUNK = 0xffffffff;
 
@@ -79,11 +98,24 @@ export class QueryPool {
   private readonly workerFile: URL;
   /** Workers in a row that failed before serving a run: sets the wait before the next try. */
   private startFailures = 0;
+  /** Parallel SELECT: the helper threads and when to split. */
+  private readonly helpers: SelectHelpers;
+  private readonly parallelMinSources: number;
+  private readonly parallelChunk: number;
+  private readonly parallelJoinWaitMs: number;
 
   constructor(options: QueryPoolOptions = {}) {
     const n = Math.min(MAX_WORKERS, Math.max(1, options.workers ?? Math.max(2, availableParallelism())));
     this.graceMs = options.graceMs ?? 1000;
     this.workerFile = options.workerFile ?? new URL("./query-worker.js", import.meta.url);
+    // WASMGRAPH_PARALLEL_FORCE=1 (tests): every eligible SELECT is split, in chunks of 2 sources
+    const force = process.env.WASMGRAPH_PARALLEL_FORCE === "1";
+    const envThreads = Number(process.env.WASMGRAPH_SELECT_THREADS ?? "");
+    const threads = options.selectThreads ?? (Number.isInteger(envThreads) && envThreads > 0 ? envThreads : force ? 3 : availableParallelism());
+    this.helpers = new SelectHelpers(Math.min(MAX_SELECT_HELPERS, Math.max(0, threads - 1)));
+    this.parallelMinSources = options.parallelMinSources ?? (force ? 0 : 4096);
+    this.parallelChunk = options.parallelChunk ?? (force ? 2 : 0);
+    this.parallelJoinWaitMs = options.parallelJoinWaitMs ?? (force ? 20 : 0);
     for (let i = 0; i < n; i++) this.slots.push(this.spawn(i));
   }
 
@@ -120,6 +152,7 @@ export class QueryPool {
   async close(): Promise<void> {
     this.closed = true;
     for (const p of this.queue.splice(0)) p.resolve({ kind: "aborted", ms: 0 });
+    await this.helpers.close();
     await Promise.all(
       this.slots.map(async (slot) => {
         if (slot.run) this.finish(slot, { kind: "aborted", ms: performance.now() - slot.run.started });
@@ -161,6 +194,8 @@ export class QueryPool {
   private replace(slot: Slot): void {
     if (this.closed) return;
     void slot.worker.terminate();
+    // a worker stopped inside a split SELECT leaves the job board taken: free it
+    if (slot.runTag !== undefined) for (const entry of this.memories.values()) this.helpers.releaseOwner(entry.id, slot.runTag);
     const fresh = this.spawn(slot.index);
     this.slots[slot.index] = fresh;
     this.dispatch();
@@ -186,12 +221,13 @@ export class QueryPool {
     }
     const control = entry.controlBase + slot.index * Ctl.size;
     if (!slot.attached.has(entry.id)) {
-      this.post(slot, { kind: "attach", memoryId: entry.id, memory: pending.memory, control });
+      this.post(slot, { kind: "attach", memoryId: entry.id, memory: pending.memory, control, board: entry.controlBase + CONTROL_BLOCKS_BYTES });
       slot.attached.add(entry.id);
     }
     Atomics.store(new Int32Array(pending.memory.buffer), (control + Ctl.cancel) >> 2, 0);
     const run: ActiveRun = { ...pending, runId: this.nextRunId++, started: performance.now(), timers: [], chunks: [chunk] };
     slot.run = run;
+    slot.runTag = run.runId | 1;
     const { timeoutMs, signal } = pending.control;
     if (timeoutMs !== undefined && timeoutMs > 0) run.timers.push(setTimeout(() => this.stop(slot, run, "timeout"), timeoutMs));
     if (signal) {
@@ -199,7 +235,11 @@ export class QueryPool {
       signal.addEventListener("abort", run.onAbort, { once: true });
     }
     slot.worker.ref();
-    this.post(slot, { kind: "run", runId: run.runId, memoryId: entry.id, chunk, ...pending.request });
+    let parallel: ParallelSettings | undefined;
+    if (this.helpers.count > 0 && this.helpers.hasRanges(pending.request.module)) {
+      parallel = { helpers: this.helpers.count, minSources: this.parallelMinSources, chunk: this.parallelChunk, moduleId: this.helpers.prepare(pending.request.module), ...(this.parallelJoinWaitMs ? { joinWaitMs: this.parallelJoinWaitMs } : {}) };
+    }
+    this.post(slot, { kind: "run", runId: run.runId, runTag: slot.runTag, memoryId: entry.id, chunk, ...pending.request, ...(parallel ? { parallel } : {}) });
   }
 
   /** Answers a worker's blocking request for one more arena chunk. */
@@ -262,6 +302,7 @@ export class QueryPool {
       const controlBase = lender.lend(CONTROL_REGION_BYTES);
       entry = { id: this.memories.size + 1, controlBase, chunks: new ArenaChunks(memory, lender) };
       this.memories.set(memory, entry);
+      this.helpers.addBoard(entry.id, memory, controlBase + CONTROL_BLOCKS_BYTES);
     }
     return entry;
   }

@@ -12,7 +12,7 @@ import { RunFlags } from "./abi.js";
 import type { ManifestParam, QueryManifest } from "./manifest.js";
 import { encodeParamBlock, NO_VERTEX, type ParamValue } from "./param-block.js";
 import { QueryPool, type QueryPoolOptions } from "./query-pool.js";
-import { invalidVertexIdsWarning, type SelectTiming } from "./run-types.js";
+import { invalidVertexIdsWarning, type ParallelStats, type SelectTiming } from "./run-types.js";
 import { resolveBindings, SnapshotGraphReader, storeLender, vidBound } from "./store-bridge.js";
 import { applyDmlSteps, decodeDml, type DmlStep, type DmlSummary } from "./apply-dml.js";
 import { writeMonitorLog } from "./monitor-log.js";
@@ -58,7 +58,7 @@ export interface RunQueryOptions {
 
 export type QueryResult =
   /** `files`: absolute paths of the FILE outputs the run wrote. */
-  | { ok: true; results: string; ms: number; warnings: string[]; logs: string[]; monitor?: SelectTiming[]; monitorLog?: string; changes?: DmlSummary; files?: string[] }
+  | { ok: true; results: string; ms: number; warnings: string[]; logs: string[]; monitor?: SelectTiming[]; monitorLog?: string; changes?: DmlSummary; files?: string[]; parallel?: ParallelStats }
   | { ok: false; kind: "exception"; message: string; code: number }
   | { ok: false; kind: "error" | "bad-argument"; message: string }
   | { ok: false; kind: "timeout" | "aborted"; message: string };
@@ -116,7 +116,7 @@ export class QueryRuntime {
             }
           }
           const monitorLog = options.monitor && options.monitorLogDir ? writeMonitorLog(options.monitorLogDir, query.manifest.name, outcome.monitor ?? [], outcome.ms) : undefined;
-          return { ok: true, results, ms: outcome.ms, warnings: [...warnings, ...(outcome.warnings ?? [])], logs: outcome.logs, monitor: outcome.monitor, ...(monitorLog ? { monitorLog } : {}), changes, ...(files ? { files } : {}) };
+          return { ok: true, results, ms: outcome.ms, warnings: [...warnings, ...(outcome.warnings ?? [])], logs: outcome.logs, monitor: outcome.monitor, ...(monitorLog ? { monitorLog } : {}), changes, ...(files ? { files } : {}), ...(outcome.parallel ? { parallel: outcome.parallel } : {}) };
         }
         case "exception":
           return { ok: false, kind: "exception", message: outcome.message, code: outcome.code };

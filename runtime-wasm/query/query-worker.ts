@@ -6,11 +6,14 @@ import { parentPort } from "node:worker_threads";
 import { ArenaChunk, Ctl, HOST_MODULE, IMPORT_MEMORY, RUN_EXPORT, RUNTIME_ERROR_MESSAGES, RunStatus, RuntimeError } from "./abi.js";
 import { hostImports, RunException, RunFailure, RunState } from "./host-imports.js";
 import { readOutputChain } from "./output-chain.js";
+import { ParallelRun } from "./parallel-run.js";
 import type { FromWorker, RunOutcome, ToWorker } from "./run-types.js";
 
 interface AttachedMemory {
   memory: WebAssembly.Memory;
   control: number;
+  /** The memory's job board for SELECT helper threads. */
+  board: number;
 }
 
 /** Ctl.chunkReply value meaning "no chunk could be lent". */
@@ -23,7 +26,7 @@ if (port === null) throw new Error("query-worker.js must run in a worker thread"
 
 port.on("message", (msg: ToWorker) => {
   if (msg.kind === "attach") {
-    memories.set(msg.memoryId, { memory: msg.memory, control: msg.control });
+    memories.set(msg.memoryId, { memory: msg.memory, control: msg.control, board: msg.board });
     return;
   }
   try {
@@ -49,6 +52,8 @@ function runAndReply(msg: Extract<ToWorker, { kind: "run" }>): void {
 function runOnce(attached: AttachedMemory, msg: Extract<ToWorker, { kind: "run" }>): RunOutcome {
   const { memory, control } = attached;
   const state = new RunState(memory, (bytes) => requestChunk(attached, msg.runId, bytes));
+  const parallel = msg.parallel && msg.parallel.helpers > 0 ? new ParallelRun(memory, control, attached.board, msg.runTag, msg.parallel) : undefined;
+  state.parallel = parallel;
   const started = performance.now();
   const elapsed = () => performance.now() - started;
   try {
@@ -72,6 +77,7 @@ function runOnce(attached: AttachedMemory, msg: Extract<ToWorker, { kind: "run" 
       [IMPORT_MEMORY[0]]: { [IMPORT_MEMORY[1]]: memory },
       [HOST_MODULE]: hostImports(state),
     });
+    parallel?.attach(instance);
     const status = (instance.exports[RUN_EXPORT] as (ctl: number) => number)(control);
     const get = (field: number) => new DataView(memory.buffer).getUint32(control + field, true);
     if (status === RunStatus.UserException) {
@@ -83,7 +89,7 @@ function runOnce(attached: AttachedMemory, msg: Extract<ToWorker, { kind: "run" 
     const output = outputFirst === 0 ? new Uint8Array(0) : readOutputChain(memory, outputFirst);
     const dmlFirst = get(Ctl.dml);
     const dml = dmlFirst === 0 ? null : readOutputChain(memory, dmlFirst);
-    return { kind: "ok", output, dml, ms: elapsed(), monitor: state.timings, logs: state.logs, warnings: state.warnings };
+    return { kind: "ok", output, dml, ms: elapsed(), monitor: state.timings, logs: state.logs, warnings: state.warnings, ...(parallel ? { parallel: { ...parallel.stats } } : {}) };
   } catch (e) {
     if (Atomics.load(new Int32Array(memory.buffer), (control + Ctl.cancel) >> 2) !== 0) return { kind: "timeout", ms: elapsed() };
     // A SELECT result over the limit: no data and no error (interface limits); no writes either.

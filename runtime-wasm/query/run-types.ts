@@ -19,10 +19,28 @@ export interface RunRequest {
   selectResultLimit?: number;
 }
 
+/** Parallel SELECT settings of a run (parallel-run.ts), set by the pool. */
+export interface RunParallel {
+  helpers: number;
+  minSources: number;
+  chunk: number;
+  moduleId: number;
+  /** Tests: how long the query's thread waits for a helper to join before taking chunks itself. */
+  joinWaitMs?: number;
+}
+
 export type ToWorker =
-  | { kind: "attach"; memoryId: number; memory: WebAssembly.Memory; control: number }
+  /** `board`: the memory's job board for SELECT helper threads. */
+  | { kind: "attach"; memoryId: number; memory: WebAssembly.Memory; control: number; board: number }
   /** `chunk`: the first arena chunk, lent by the main thread. */
-  | ({ kind: "run"; runId: number; memoryId: number; chunk: number } & RunRequest);
+  /** `runTag`: non-zero; marks the job board while this run holds it. */
+  | ({ kind: "run"; runId: number; runTag: number; memoryId: number; chunk: number; parallel?: RunParallel } & RunRequest);
+
+/** Parallel SELECT in a run: walks split across threads, and chunks the helper threads ran. */
+export interface ParallelStats {
+  splits: number;
+  helperChunks: number;
+}
 
 /** Per-SELECT timing in monitor mode. */
 export interface SelectTiming {
@@ -34,7 +52,7 @@ export interface SelectTiming {
 
 export type RunOutcome =
   /** `output`: the typed output stream (decode-output.ts formats it); `dml`: the data-modification log. */
-  | { kind: "ok"; output: Uint8Array; dml: Uint8Array | null; ms: number; monitor?: SelectTiming[]; logs: string[]; warnings?: string[] }
+  | { kind: "ok"; output: Uint8Array; dml: Uint8Array | null; ms: number; monitor?: SelectTiming[]; logs: string[]; warnings?: string[]; parallel?: ParallelStats }
   /** An uncaught RAISE: the user's code and message. */
   | { kind: "exception"; code: number; message: string; ms: number; logs: string[] }
   /** A built-in run-time error (divide by zero, ...), or a failure of the run itself. */

@@ -7,10 +7,12 @@
 // (default 18), BENCH_ALGO_EDGES (default 4000000 generated), BENCH_PEER_LIMIT (seconds one
 // peer algorithm may take before it is stopped and reported as slower than that; default
 // 600), BENCH_ALGO_PEERS (comma-separated subset of igraph,networkx,graphology; "none"),
-// BENCH_ALGO_ONLY (comma-separated library queries to measure; default all).
+// BENCH_ALGO_ONLY (comma-separated library queries to measure; default all), BENCH_ALGO_THREADS
+// (threads per SELECT for the parallel-SELECT run of each query, measured after the one-thread
+// run in the same process; default: the machine's cores; 1 skips it).
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { analyzeSource } from "../../compiler/front-end.js";
@@ -197,8 +199,11 @@ async function run(report: BenchReport): Promise<void> {
   const only = process.env.BENCH_ALGO_ONLY?.split(",");
   const measured = MEASURED.filter((m) => only === undefined || only.includes(m.name));
   const ours = new Map<string, number>();
-  const runtime = new QueryRuntime({ workers: 1 });
+  const runtime = new QueryRuntime({ workers: 1, selectThreads: 1 });
+  const threads = Number(process.env.BENCH_ALGO_THREADS ?? availableParallelism());
+  const parallelRuntime = threads > 1 ? new QueryRuntime({ workers: 1, selectThreads: threads }) : undefined;
   const ourResults = new Map<string, string>();
+  const parallelResults = new Map<string, { ms: number; results: string }>();
   try {
     for (const m of measured) {
       const q = await install(m.name);
@@ -215,9 +220,21 @@ async function run(report: BenchReport): Promise<void> {
       // the figure compared is the run in the worker (to the typed output stream); turning
       // that stream into the response's JSON text happens after, on the calling thread
       report.line(`wasmgraph ${m.name}`, r.ms / 1000, "s", `${quality}${r.results.length} bytes of JSON, ${endToEnd.toFixed(3)} s with the JSON text${m.note ? "; " + m.note : ""}`);
+      if (parallelRuntime) {
+        // then the same query with its eligible SELECTs split over `threads` threads
+        const r = await parallelRuntime.run(store, "R", q, m.args, { timeoutMs: 3_600_000 });
+        if (r.ok) {
+          const splits = r.parallel ? `${r.parallel.splits} SELECT walks split, ${r.parallel.helperChunks} chunks run by helper threads` : "no SELECT split";
+          report.line(`wasmgraph ${m.name}, ${threads} threads per SELECT`, r.ms / 1000, "s", splits);
+          parallelResults.set(m.name, { ms: r.ms, results: r.results });
+        } else report.note(`wasmgraph ${m.name} with ${threads} threads per SELECT: failed (${r.kind}): ${r.message}`);
+      }
+      const par = parallelResults.get(m.name);
+      if (par) report.line(`wasmgraph ${m.name}: ${threads} threads per SELECT against 1`, r.ms / par.ms, "x", par.results === r.results ? "same results JSON" : "results JSON differs (floating-point sums added in another order)");
     }
   } finally {
     await runtime.close();
+    await parallelRuntime?.close();
   }
 
   const peers: PeerFigures[] = [];
