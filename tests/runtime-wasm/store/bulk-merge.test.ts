@@ -156,6 +156,16 @@ describe("store: edges appended by merge or list by list equal the per-edge path
     expect(dumpStore(store)).to.deep.equal(dumpStore(reference));
   });
 
+  it("an undirected type's new edges reach both their ends by one merge of its one adjacency, equal to one upsert per edge", () => {
+    const next = random(13);
+    const steps: Step[] = [0, 1, 2].map(() => ({ upsert: [randomGroup(next, "Knows", 1500, 300)] }));
+    const store = createStore(socialSchema());
+    for (const step of steps) expect(countAppends(() => apply(store, step))).to.deep.equal({ merges: 1, lists: 0 });
+    const reference = oneByOne(steps);
+    expect(counts(store)).to.deep.equal(counts(reference));
+    expect(dumpStore(store)).to.deep.equal(dumpStore(reference));
+  });
+
   it("merges after deletes (emptied lists, deleted vertices, slots reused) equal one upsert per edge", () => {
     const next = random(4);
     const steps: Step[] = [{ upsert: [randomGroup(next, "Follows", 800, 200), randomGroup(next, "Knows", 500, 200)] }];
