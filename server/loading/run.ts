@@ -14,6 +14,7 @@ import type { LineSource } from "./reader/index.js";
 import { readSource, type Interruption, type ReadOptions, type SourceReadResult } from "./read-source.js";
 import { appendBatch, batchSize, emptyBatch, type LoadBatch, type LoadSink } from "./sink.js";
 import { readInThread } from "./worker/read-in-thread.js";
+import { noteEncodedLoadBatch } from "../persist/load-batch-codec.js";
 import type { LoadStatistics } from "./statistics.js";
 
 export interface LoadOptions {
@@ -127,6 +128,8 @@ export async function runLoad(plan: LoadingJobPlan, sources: ReadonlyMap<string,
 /** Collects objects and applies them in batches (or once, when atomic). */
 class BatchWriter {
   private batch: LoadBatch = emptyBatch();
+  /** A kept batch's log record, good while the batch is written with nothing added (items are only ever added). */
+  private kept: { batch: LoadBatch; size: number; graph: string; payload: Uint8Array } | undefined;
   constructor(
     private readonly sink: LoadSink,
     private readonly options: LoadOptions,
@@ -150,14 +153,23 @@ class BatchWriter {
     else appendBatch(this.batch, batch);
     await this.flush();
   }
-  /** Holds objects read elsewhere for the next write. */
-  keep(batch: LoadBatch): void {
-    appendBatch(this.batch, batch);
+  /** Holds objects read elsewhere for the next write (with their log record, when given). */
+  keep(batch: LoadBatch, logged?: { graph: string; payload: Uint8Array }): void {
+    if (batchSize(this.batch) > 0) {
+      appendBatch(this.batch, batch);
+      return;
+    }
+    this.batch = batch;
+    this.kept = logged && { batch, size: batchSize(batch), ...logged };
   }
   private async flush(): Promise<void> {
     const b = this.batch;
     this.batch = emptyBatch();
-    if (!this.options.dryRun && batchSize(b) > 0) await this.sink.apply(b);
+    const kept = this.kept;
+    this.kept = undefined;
+    if (this.options.dryRun || batchSize(b) === 0) return;
+    if (kept !== undefined && kept.batch === b && kept.size === batchSize(b)) noteEncodedLoadBatch(kept.graph, b, kept.payload);
+    await this.sink.apply(b);
   }
 }
 
@@ -189,7 +201,7 @@ async function loadSourceInThread(plan: LoadingJobPlan, sink: LoadSink, js: JobS
   const request = { plan, schema: sink.schema(), variable: js.variable, path, sourceName: path, options: readOptions(options), flushObjects: batchObjects(options), heldObjects: writer.held, logGraph };
   const read = await readInThread(request, {
     write: (batch) => writer.write(batch),
-    keep: (rest) => writer.keep(rest),
+    keep: (rest, logged) => writer.keep(rest, logged),
     interruption: () => interruptionOf(options),
     progress: (p) => options.onProgress?.({ variable: js.variable, sourceName: path, ...p, elapsedMs: performance.now() - started }),
   });
