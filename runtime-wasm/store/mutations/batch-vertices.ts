@@ -20,7 +20,10 @@ export function isLocal(code: number): boolean {
   return code >= 0;
 }
 
-/** Integer keys below this are planned in a PlannedByKey array rather than a Map. */
+/**
+ * Integer keys below this are planned in a PlannedByKey array rather than a Map, if also below
+ * eight times the table's live vertices or 2^20 (so sparse ids do not cost a large array).
+ */
 const DIRECT_KEYS = 1 << 22;
 
 export class BatchVertices {
@@ -57,13 +60,13 @@ export class BatchVertices {
     const local = table.find(key);
     if (local >= 0) return local;
     if (this.planned === 0) return ABSENT;
-    const p = isDirect(key) ? this.directOf(table).get(key) : this.mapOf(table).get(key);
+    const p = isDirect(key, table) ? this.directOf(table).get(key) : this.mapOf(table).get(key);
     return p === undefined || p < 0 ? ABSENT : PLANNED - p;
   }
 
   /** Plan the creation of a vertex that resolved to ABSENT (or find the one planned already); returns its code. */
   plan(table: VertexTable, key: IdKey, raw: ExternalId): number {
-    const direct = isDirect(key) ? this.directOf(table) : null;
+    const direct = isDirect(key, table) ? this.directOf(table) : null;
     const map = direct === null ? this.mapOf(table) : null;
     const known = direct !== null ? direct.get(key as number) : map!.get(key);
     if (known !== undefined && known >= 0) return PLANNED - known;
@@ -119,8 +122,9 @@ export class BatchVertices {
   }
 }
 
-function isDirect(key: IdKey): key is number {
-  return typeof key === "number" && key >= 0 && key < DIRECT_KEYS && Number.isInteger(key);
+/** Whether `key` is planned in the array. The answer holds through a batch's planning (which creates nothing, so liveCount stays). */
+function isDirect(key: IdKey, table: VertexTable): key is number {
+  return typeof key === "number" && key >= 0 && key < Math.min(DIRECT_KEYS, Math.max(1 << 20, table.liveCount * 8)) && Number.isInteger(key);
 }
 
 /**
