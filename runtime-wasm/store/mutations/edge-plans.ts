@@ -16,6 +16,11 @@ export interface EdgeRun {
   end: number;
   /** Whether some edge of the run writes attributes. */
   writes: boolean;
+  /**
+   * Whether every edge of the run has neither writes nor discriminator values: then none are
+   * stored per edge (`discriminators` and `writes` hold nothing for the run's edges).
+   */
+  bare: boolean;
 }
 
 export const NO_VALUES: AttrValue[] = [];
@@ -38,15 +43,26 @@ export class EdgePlans {
     this.run = null;
   }
 
-  /** The edges pushed next belong to this table and end types (a new run unless the last one matches). */
-  begin(table: EdgeTable, fromTable: VertexTable, toTable: VertexTable): void {
+  /**
+   * The edges pushed next belong to this table and end types, pushed by `pushBare` when `bare`
+   * (a new run unless the last one matches in all of these).
+   */
+  begin(table: EdgeTable, fromTable: VertexTable, toTable: VertexTable, bare = false): void {
     const r = this.run;
-    if (r && r.table === table && r.fromTable === fromTable && r.toTable === toTable) return;
-    this.run = { table, fromTable, toTable, start: this.length, end: this.length, writes: false };
+    if (r && r.table === table && r.fromTable === fromTable && r.toTable === toTable && r.bare === bare) return;
+    this.run = { table, fromTable, toTable, start: this.length, end: this.length, writes: false, bare };
     this.runs.push(this.run);
   }
 
   push(fromCode: number, toCode: number, discriminator: AttrValue[], writes: PlannedWrite[]): void {
+    const i = this.pushBare(fromCode, toCode);
+    this.discriminators[i] = discriminator;
+    this.writes[i] = writes;
+    if (writes.length > 0) this.run!.writes = true;
+  }
+
+  /** An edge of a bare run (see EdgeRun.bare); returns its index. */
+  pushBare(fromCode: number, toCode: number): number {
     const i = this.length++;
     if (i === this.fromLocals.length) {
       this.fromLocals = grow(this.fromLocals);
@@ -54,11 +70,8 @@ export class EdgePlans {
     }
     this.fromLocals[i] = fromCode;
     this.toLocals[i] = toCode;
-    this.discriminators[i] = discriminator;
-    this.writes[i] = writes;
-    const run = this.run!;
-    run.end = this.length;
-    if (writes.length > 0) run.writes = true;
+    this.run!.end = this.length;
+    return i;
   }
 }
 

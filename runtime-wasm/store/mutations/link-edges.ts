@@ -20,12 +20,14 @@ export function linkRun(run: EdgeRun, fromLocals: Int32Array, toLocals: Int32Arr
 function linkPart(run: EdgeRun, start: number, end: number, fromLocals: Int32Array, toLocals: Int32Array, writes: PlannedWrite[][]): void {
   const { table, fromTable, toTable } = run;
   const n = end - start;
-  const s = scratch.fit(n);
+  // An undirected type between two vertices of one type has one adjacency for both ends: its
+  // new entries at both ends go in together (appendBothEnds), which needs room for 2n.
+  const lowerFirst = !table.directed && fromTable === toTable;
+  const s = scratch.fit(lowerFirst ? 2 * n : n);
   const { src, dst } = s;
   // An undirected edge between two vertices of one type is searched for from its lower slot
   // (it sits in the lists of both ends, so either end finds it; one end must be chosen so
   // that two items naming it both ways meet in one group).
-  const lowerFirst = !table.directed && fromTable === toTable;
   for (let k = 0; k < n; k++) {
     let a = fromLocals[start + k];
     let b = toLocals[start + k];
@@ -51,8 +53,11 @@ function linkPart(run: EdgeRun, start: number, end: number, fromLocals: Int32Arr
     g = h;
   }
   if (created === 0) return;
-  appendGroups(out, s.newTargets, s.newEids, created);
-  appendAtTargets(run, n, created);
+  if (lowerFirst) appendBothEnds(out, n, created);
+  else {
+    appendGroups(out, s.newTargets, s.newEids, created);
+    appendAtTargets(run, n, created);
+  }
   table.edgeCount += created;
   table.dirty = true;
 }
@@ -139,6 +144,55 @@ function appendAtTargets(run: EdgeRun, n: number, created: number): void {
 }
 
 /**
+ * The new edges of an undirected type between vertices of one type, appended at both ends by
+ * one merge (or list by list) of its one adjacency instead of one per end: each slot's list
+ * takes the new edges it is the (lower) source of, in the order found, then those it is the
+ * target of, in item order — what appending at the sources and then at the targets gives.
+ * A self-loop is stored once.
+ */
+function appendBothEnds(adj: Adjacency, n: number, created: number): void {
+  const s = scratch;
+  s.reserve(2 * created);
+  const { dst, newTargets, newSources, newEids, newItems, sortedTargets, sortedEids, qOfItem, targetKeys, targetItems, groupSlots, groupStarts } = s;
+  // Entry e < created: new edge e at its source (the group it was found in); e ≥ created:
+  // new edge e - created at its target.
+  let m = 0;
+  for (let g = 0; g < s.groups; g++) {
+    const end = g + 1 < s.groups ? groupStarts[g + 1] : created;
+    for (let q = groupStarts[g]; q < end; q++) {
+      targetKeys[m] = groupSlots[g];
+      targetItems[m++] = q;
+    }
+  }
+  qOfItem.fill(-1, 0, n);
+  for (let q = 0; q < created; q++) qOfItem[newItems[q]] = q;
+  for (let k = 0; k < n; k++) {
+    const q = qOfItem[k];
+    if (q < 0 || newSources[q] === newTargets[q]) continue;
+    targetKeys[m] = dst[k];
+    targetItems[m++] = created + q;
+  }
+  // Stable: at each slot its entries as a source come first, each kind in its order.
+  const order = s.sortItems(targetKeys, m);
+  for (let j = 0; j < m; j++) {
+    const e = targetItems[order[j]];
+    const atSource = e < created;
+    const q = atSource ? e : e - created;
+    sortedTargets[j] = atSource ? newTargets[q] : newSources[q];
+    sortedEids[j] = newEids[q];
+  }
+  s.groups = 0;
+  for (let g = 0; g < m; ) {
+    const local = targetKeys[order[g]];
+    let h = g + 1;
+    while (h < m && targetKeys[order[h]] === local) h++;
+    s.addGroup(local, g);
+    g = h;
+  }
+  appendGroups(adj, sortedTargets, sortedEids, m);
+}
+
+/**
  * Append the groups gathered in the scratch (group g: entries groupStarts[g] up to the next
  * group's start, or `end`) to their lists: by one merge of the whole adjacency when the groups
  * are many against its entries, else list by list.
@@ -214,9 +268,11 @@ class Scratch {
   /** Target slots of the items that created an edge, and those items (appendAtTargets). */
   targetKeys = new Int32Array(0);
   targetItems = new Int32Array(0);
-  /** The two halves of the radix sort. */
+  /** The two halves of the radix sort: item indices, and their keys beside them. */
   private sortA = new Int32Array(0);
   private sortB = new Int32Array(0);
+  private keysA = new Int32Array(0);
+  private keysB = new Int32Array(0);
   private readonly counts = new Int32Array(RADIX_BUCKETS);
   /** Item → index of the new edge it created (for the items that created one). */
   qOfItem = new Int32Array(0);
@@ -253,6 +309,8 @@ class Scratch {
       this.targetItems = new Int32Array(size);
       this.sortA = new Int32Array(size);
       this.sortB = new Int32Array(size);
+      this.keysA = new Int32Array(size);
+      this.keysB = new Int32Array(size);
     }
     return this;
   }
@@ -260,21 +318,26 @@ class Scratch {
   /**
    * The indices 0..n-1 ordered by key[i] (slots: non-negative), equal keys in index order:
    * a least-significant-digit radix sort, 11 bits a pass, as many passes as the largest key
-   * needs (two for a million slots). The result is a view of a scratch buffer, valid until
-   * the next call.
+   * needs (two for a million slots). Each item's key moves with it, so that every pass reads
+   * keys in order rather than through the permutation. The result is a view of a scratch
+   * buffer, valid until the next call.
    */
   sortItems(key: Int32Array, n: number): Int32Array {
     let a = this.sortA;
     let b = this.sortB;
+    let ka = this.keysA;
+    let kb = this.keysB;
     let max = 0;
     for (let i = 0; i < n; i++) {
+      const k = key[i];
       a[i] = i;
-      if (key[i] > max) max = key[i];
+      ka[i] = k;
+      if (k > max) max = k;
     }
     const counts = this.counts;
     for (let shift = 0; shift === 0 || (shift < 32 && max >>> shift > 0); shift += RADIX_BITS) {
       counts.fill(0);
-      for (let i = 0; i < n; i++) counts[(key[a[i]] >>> shift) & RADIX_MASK]++;
+      for (let i = 0; i < n; i++) counts[(ka[i] >>> shift) & RADIX_MASK]++;
       let sum = 0;
       for (let d = 0; d < RADIX_BUCKETS; d++) {
         const c = counts[d];
@@ -282,12 +345,17 @@ class Scratch {
         sum += c;
       }
       for (let i = 0; i < n; i++) {
-        const item = a[i];
-        b[counts[(key[item] >>> shift) & RADIX_MASK]++] = item;
+        const k = ka[i];
+        const at = counts[(k >>> shift) & RADIX_MASK]++;
+        b[at] = a[i];
+        kb[at] = k;
       }
-      const t = a;
+      let t = a;
       a = b;
       b = t;
+      t = ka;
+      ka = kb;
+      kb = t;
     }
     return a.subarray(0, n);
   }

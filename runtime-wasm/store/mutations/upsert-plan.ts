@@ -150,8 +150,8 @@ export class Planner implements ItemPath {
     }
   }
 
-  private beginRun(table: EdgeTable, fromTable: VertexTable, toTable: VertexTable): void {
-    this.edgePlans.begin(table, fromTable, toTable);
+  private beginRun(table: EdgeTable, fromTable: VertexTable, toTable: VertexTable, bare = false): void {
+    this.edgePlans.begin(table, fromTable, toTable, bare);
     this.touch(table);
     this.touch(fromTable);
     this.touch(toTable);
@@ -167,16 +167,55 @@ export class Planner implements ItemPath {
       const fromTable = this.vertexTable(reversed ? group.toType : group.fromType, reversed ? ".toType" : ".fromType");
       const toTable = this.vertexTable(reversed ? group.fromType : group.toType, reversed ? ".fromType" : ".toType");
       this.checkPair(ref.table, fromTable, toTable);
-      this.beginRun(ref.table, fromTable, toTable);
       const [fromIds, toIds] = reversed ? [group.to, group.from] : [group.from, group.to];
       if (!isList(fromIds) || !isList(toIds) || fromIds.length !== toIds.length || (group.attributes !== undefined && (!Array.isArray(group.attributes) || group.attributes.length !== fromIds.length))) {
         throw new StoreError("INVALID_VALUE", `${this.list}: from, to (and attributes) must be lists of one length`, { path: this.list });
+      }
+      // Nothing to write, no discriminator, nothing that can skip or needs identities: the edges
+      // only resolve their ends (what a bulk load of plain edges does, millions of times).
+      const bare = group.attributes === undefined && ref.table.discriminator.length === 0 && !this.edgeSkips && this.edgeKeys === null;
+      this.beginRun(ref.table, fromTable, toTable, bare);
+      if (bare) {
+        this.planBareEdges(fromTable, fromIds, toTable, toIds, reversed);
+        return;
       }
       for (let i = 0; i < fromIds.length; i++) {
         this.index = i;
         this.planEdge(ref, fromTable, fromIds[i], toTable, toIds[i], group.attributes?.[i], reversed, g);
       }
     });
+  }
+
+  /** planEdge for a bare run's items (EdgeRun.bare): each one is accepted once its ids are valid. */
+  private planBareEdges(fromTable: VertexTable, fromIds: ArrayLike<ExternalId>, toTable: VertexTable, toIds: ArrayLike<ExternalId>, reversed: boolean): void {
+    const vertices = this.vertices;
+    const plans = this.edgePlans;
+    const fromSuffix = reversed ? ".to.id" : ".from.id";
+    const toSuffix = reversed ? ".from.id" : ".to.id";
+    let lastFromKey = this.lastFromTable === fromTable ? this.lastFromKey : undefined;
+    let lastFromCode = this.lastFromCode;
+    for (let i = 0; i < fromIds.length; i++) {
+      this.index = i;
+      const fromRaw = fromIds[i];
+      const toRaw = toIds[i];
+      const fromKey = planId(fromTable, fromRaw, this, fromSuffix);
+      const toKey = planId(toTable, toRaw, this, toSuffix);
+      // As in planEdge: a resolved code changes only from ABSENT to planned, so the last
+      // source's code (never ABSENT) stays right.
+      let fromCode = fromKey === lastFromKey ? lastFromCode : vertices.resolve(fromTable, fromKey);
+      let toCode = vertices.resolve(toTable, toKey);
+      if (fromCode === ABSENT) fromCode = vertices.plan(fromTable, fromKey, fromRaw);
+      if (toCode === ABSENT) toCode = vertices.plan(toTable, toKey, toRaw);
+      lastFromKey = fromKey;
+      lastFromCode = fromCode;
+      plans.pushBare(fromCode, toCode);
+    }
+    if (lastFromKey !== undefined) {
+      this.lastFromTable = fromTable;
+      this.lastFromKey = lastFromKey;
+      this.lastFromCode = lastFromCode;
+    }
+    this.bytes += 176 * fromIds.length;
   }
 
   /** Validate and resolve one edge item (ends already in the stored direction), then accept or skip it. */

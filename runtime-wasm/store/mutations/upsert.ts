@@ -7,8 +7,9 @@ import type { StoreState } from "../state.js";
 import { readCell } from "../tables/columns.js";
 import { combine, updateEdge } from "./apply-writes.js";
 import { BatchVertices } from "./batch-vertices.js";
-import { EdgePlans, type EdgeRun } from "./edge-plans.js";
+import { EdgePlans, NO_VALUES, type EdgeRun } from "./edge-plans.js";
 import { linkRun } from "./link-edges.js";
+import { NO_WRITES } from "./plan-writes.js";
 import { findEdge, Planner, type VertexPlan } from "./upsert-plan.js";
 
 /** Runs at least this long (of a type without a discriminator) are linked in bulk. */
@@ -88,8 +89,8 @@ function applyEdge(run: EdgeRun, plans: EdgePlans, i: number): void {
   const { table, fromTable, toTable } = run;
   const fromLocal = plans.fromLocals[i];
   const toLocal = plans.toLocals[i];
-  const discriminator = plans.discriminators[i];
-  const writes = plans.writes[i];
+  const discriminator = run.bare ? NO_VALUES : plans.discriminators[i];
+  const writes = run.bare ? NO_WRITES : plans.writes[i];
   const toVid = toTable.vidOf(toLocal);
   const found = findEdge(table, fromTable, fromLocal, toVid, discriminator);
   // Indexed loops: this runs once per edge, and array iterators would allocate.

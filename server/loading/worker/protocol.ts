@@ -35,5 +35,5 @@ export const MAX_BATCHES_AHEAD = 2;
 export type ReaderMessage =
   | { kind: "progress"; progress: ReadProgress }
   | { kind: "batch"; batch: LoadBatch; logPayload?: Uint8Array }
-  | { kind: "done"; read: SourceReadResult; rest: LoadBatch }
+  | { kind: "done"; read: SourceReadResult; rest: LoadBatch; restPayload?: Uint8Array }
   | { kind: "error"; error: { name: string; message: string; line?: number; loadKind?: string } };

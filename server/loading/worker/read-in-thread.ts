@@ -17,8 +17,11 @@ export type ThreadReadRequest = Omit<ReaderStart, "control">;
 export interface ThreadReadHooks {
   /** Writes a batch the thread sent (after whatever the load holds unwritten). */
   write(batch: LoadBatch): Promise<void>;
-  /** Keeps the objects read after the last full batch, for the load's next write. */
-  keep(rest: LoadBatch): void;
+  /**
+   * Keeps the objects read after the last full batch, for the load's next write; `logged`, the
+   * rest's log record, holds while that write is the rest alone.
+   */
+  keep(rest: LoadBatch, logged?: { graph: string; payload: Uint8Array }): void;
   interruption(): Interruption | undefined;
   progress(progress: ReadProgress): void;
 }
@@ -51,7 +54,7 @@ export async function readInThread(request: ThreadReadRequest, hooks: ThreadRead
           await new Promise((resolve) => setImmediate(resolve));
           break;
         case "done":
-          hooks.keep(message.rest);
+          hooks.keep(message.rest, message.restPayload !== undefined && request.logGraph !== undefined ? { graph: request.logGraph, payload: message.restPayload } : undefined);
           return message.read;
         case "error": {
           const e = message.error;

@@ -37,7 +37,9 @@ async function main(): Promise<void> {
       batch = emptyBatch();
     },
   });
-  post({ kind: "done", read, rest: batch });
+  // The rest goes out encoded too: when the load writes it as it is, the log takes this payload.
+  const restPayload = batchSize(batch) > 0 ? batchMessage(batch).logPayload : undefined;
+  post({ kind: "done", read, rest: batch, restPayload });
 }
 
 /**
@@ -45,7 +47,7 @@ async function main(): Promise<void> {
  * the applying thread), and id columns of numbers as Float64Array (a typed array is copied in
  * one piece; an array of numbers is copied value by value on both sides).
  */
-function batchMessage(batch: LoadBatch): ReaderMessage {
+function batchMessage(batch: LoadBatch): Extract<ReaderMessage, { kind: "batch" }> {
   const logPayload = start.logGraph === undefined ? undefined : new Uint8Array(encodeLoadBatchCommand({ kind: "load-batch", graph: start.logGraph, batch }));
   for (const run of batch.edgeRuns) {
     run.from = numberColumn(run.from);

@@ -138,6 +138,34 @@ describe("store: edges appended by merge or list by list equal the per-edge path
     expect(dumpStore(store)).to.deep.equal(dumpStore(reference));
   });
 
+  it("a mid-sized batch into packed lists (after a merge) is merged too, where appending would move every list, and equals one upsert per edge", () => {
+    const next = random(12);
+    // 6000 edges among 3000 people: merged, so every list is packed without spare capacity.
+    const steps: Step[] = [{ upsert: [randomGroup(next, "Follows", 6000, 3000)] }];
+    // Then 150 edges from 150 distinct sources to 150 distinct targets: too few lists for a
+    // merge of lists with room to grow, enough when each would have to move.
+    const sources = Array.from({ length: 150 }, (_, i) => `p${i * 19}`);
+    steps.push({ upsert: [{ type: "Follows", fromType: "Person", toType: "Person", from: sources, to: sources.map((_, i) => `p${(i * 7 + 3) % 3000}`) }] });
+    const store = createStore(socialSchema());
+    apply(store, steps[0]!);
+    const used = countAppends(() => apply(store, steps[1]!));
+    expect(used).to.deep.equal({ merges: 2, lists: 0 });
+    const reference = oneByOne(steps);
+    expect(counts(store)).to.deep.equal(counts(reference));
+    expect(orderedLists(store)).to.deep.equal(orderedLists(reference));
+    expect(dumpStore(store)).to.deep.equal(dumpStore(reference));
+  });
+
+  it("an undirected type's new edges reach both their ends by one merge of its one adjacency, equal to one upsert per edge", () => {
+    const next = random(13);
+    const steps: Step[] = [0, 1, 2].map(() => ({ upsert: [randomGroup(next, "Knows", 1500, 300)] }));
+    const store = createStore(socialSchema());
+    for (const step of steps) expect(countAppends(() => apply(store, step))).to.deep.equal({ merges: 1, lists: 0 });
+    const reference = oneByOne(steps);
+    expect(counts(store)).to.deep.equal(counts(reference));
+    expect(dumpStore(store)).to.deep.equal(dumpStore(reference));
+  });
+
   it("merges after deletes (emptied lists, deleted vertices, slots reused) equal one upsert per edge", () => {
     const next = random(4);
     const steps: Step[] = [{ upsert: [randomGroup(next, "Follows", 800, 200), randomGroup(next, "Knows", 500, 200)] }];
