@@ -132,14 +132,7 @@ function appendAtTargets(run: EdgeRun, n: number, created: number): void {
     sortedTargets[j] = newSources[q];
     sortedEids[j] = newEids[q];
   }
-  s.groups = 0;
-  for (let g = 0; g < m; ) {
-    const local = targetKeys[order[g]];
-    let h = g + 1;
-    while (h < m && targetKeys[order[h]] === local) h++;
-    s.addGroup(local, g);
-    g = h;
-  }
+  s.groupSorted(targetKeys, order, m);
   appendGroups(inn, sortedTargets, sortedEids, m);
 }
 
@@ -181,14 +174,7 @@ function appendBothEnds(adj: Adjacency, n: number, created: number): void {
     sortedTargets[j] = atSource ? newTargets[q] : newSources[q];
     sortedEids[j] = newEids[q];
   }
-  s.groups = 0;
-  for (let g = 0; g < m; ) {
-    const local = targetKeys[order[g]];
-    let h = g + 1;
-    while (h < m && targetKeys[order[h]] === local) h++;
-    s.addGroup(local, g);
-    g = h;
-  }
+  s.groupSorted(targetKeys, order, m);
   appendGroups(adj, sortedTargets, sortedEids, m);
 }
 
@@ -287,6 +273,18 @@ class Scratch {
   groupSlots = new Int32Array(0);
   groupStarts = new Int32Array(1);
   groups = 0;
+
+  /** Replaces the groups with one per run of equal slots among the first m sorted entries. */
+  groupSorted(keys: Int32Array, order: Int32Array, m: number): void {
+    this.groups = 0;
+    for (let g = 0; g < m; ) {
+      const local = keys[order[g]];
+      let h = g + 1;
+      while (h < m && keys[order[h]] === local) h++;
+      this.addGroup(local, g);
+      g = h;
+    }
+  }
 
   addGroup(local: number, start: number): void {
     const g = this.groups++;
