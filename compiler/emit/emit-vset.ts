@@ -177,6 +177,27 @@ export function vsetCombine(cx: EmitContext, op: "union" | "intersect" | "minus"
   return m.call(name, [a, b], "i32");
 }
 
+/** ORs set `b`'s bitmap into set `a` (same vertex id bound) and recounts `a`. */
+export function vsetUnionInto(cx: EmitContext, a: Expr, b: Expr): Expr {
+  const m = cx.m;
+  const name = cx.helper("vset_union_into", [{ name: "a", type: "i32" }, { name: "b", type: "i32" }], "none", (f) => {
+    const [sa, sb] = [f.param(0), f.param(1)];
+    const i = f.local("i32", "i");
+    const x = f.local("i64", "x");
+    const count = f.local("i32", "count");
+    const word = (s: Local) => m.add("i32", m.load("i32", s.get(), VS.bitmap), m.shl("i32", i.get(), m.i32(3)));
+    return [
+      f.forRange(i, m.i32(0), m.load("i32", sa.get(), VS.words), () => [
+        x.set(m.or("i64", m.load("i64", word(sa)), m.load("i64", word(sb)))),
+        m.store("i64", word(sa), x.get()),
+        count.set(m.add("i32", count.get(), m.convert("i64", "i32", m.popcnt("i64", x.get())))),
+      ]),
+      m.store("i32", sa.get(), count.get(), VS.count),
+    ];
+  });
+  return m.call(name, [a, b], "none");
+}
+
 /** Adds every live vertex of a type (its type header address; 0 = type absent) to the set. */
 export function vsetAddType(cx: EmitContext, set: Expr, typeHeader: Expr): Expr {
   const m = cx.m;

@@ -29,7 +29,7 @@ import { allocBuffer, freeBuffer } from "./emit-arena.js";
 import type { EmitContext } from "./context.js";
 import { accumInit, accumSize, accumWriteInline } from "./emit-accum.js";
 import { GG } from "./emit-graph.js";
-import { VS, vsetCount, vsetFree, vsetNew, vsetToList } from "./emit-vset.js";
+import { vsetCount, vsetFree, vsetNew, vsetToList, vsetUnionInto } from "./emit-vset.js";
 import { wasmType } from "./wasm-types.js";
 import { visitStmts } from "../passes/walk-ir.js";
 import type { IrAccum } from "../ir/types.js";
@@ -321,27 +321,6 @@ export function parallelDispatch(qe: QueryEmitter, f: FunctionScope, range: Para
       ),
     ),
   );
-}
-
-/** ORs set `b`'s bitmap into set `a` (same vertex id bound) and recounts `a`. */
-function vsetUnionInto(cx: EmitContext, a: Expr, b: Expr): Expr {
-  const m = cx.m;
-  const name = cx.helper("vset_union_into", [{ name: "a", type: "i32" }, { name: "b", type: "i32" }], "none", (f) => {
-    const [sa, sb] = [f.param(0), f.param(1)];
-    const i = f.local("i32", "i");
-    const x = f.local("i64", "x");
-    const count = f.local("i32", "count");
-    const word = (s: Local) => m.add("i32", m.load("i32", s.get(), VS.bitmap), m.shl("i32", i.get(), m.i32(3)));
-    return [
-      f.forRange(i, m.i32(0), m.load("i32", sa.get(), VS.words), () => [
-        x.set(m.or("i64", m.load("i64", word(sa)), m.load("i64", word(sb)))),
-        m.store("i64", word(sa), x.get()),
-        count.set(m.add("i32", count.get(), m.convert("i64", "i32", m.popcnt("i64", x.get())))),
-      ]),
-      m.store("i32", sa.get(), count.get(), VS.count),
-    ];
-  });
-  return m.call(name, [a, b], "none");
 }
 
 /** Asks the host how many threads to split a walk over the source set's vertices across (0: none). */
