@@ -26,6 +26,8 @@ export class IdleCompaction {
   private timer: NodeJS.Timeout | undefined;
   private seenStore: GraphStore | undefined;
   private seenVersion = -1;
+  /** The seen version was found to need nothing: no need to ask the store again until it changes. */
+  private settled = false;
   private changedAt = 0;
   private quietUntil = 0;
 
@@ -55,12 +57,16 @@ export class IdleCompaction {
     if (store !== this.seenStore || store.version !== this.seenVersion) {
       this.seenStore = store;
       this.seenVersion = store.version;
+      this.settled = false;
       this.changedAt = now;
       return undefined;
     }
-    if (now - this.changedAt < this.idleMs || now < this.quietUntil) return undefined;
+    if (this.settled || now - this.changedAt < this.idleMs || now < this.quietUntil) return undefined;
     const due = store.compactionDue();
-    if (due.length === 0) return undefined;
+    if (due.length === 0) {
+      this.settled = true;
+      return undefined;
+    }
     try {
       const stats = store.compact(due);
       this.quietUntil = now + stats.millis * QUIET_FACTOR;
