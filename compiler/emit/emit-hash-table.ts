@@ -11,6 +11,7 @@
 //   header  [count, used, capacity, entries, index (0: none), indexMask, entrySize, 0]
 //   entry   [u32 hash, u32 live] [key: 8 bytes] [value: entrySize - 16 bytes]
 //   index   8 bytes per slot: [n: 0 empty, TOMBSTONE removed, else entry number + 1] [tag]
+import { RuntimeError } from "../../runtime-wasm/query/abi.js";
 import type { IrType } from "../ir/types.js";
 import type { EmitContext } from "./context.js";
 import { alloc, allocBuffer, freeBuffer } from "./emit-arena.js";
@@ -96,13 +97,15 @@ function indexBytes(cx: EmitContext, t: Expr): Expr {
 }
 
 /**
- * Rebuilds entries (dropping removed ones) with room for twice the live count, and the
- * index when that capacity is past SMALL_CAPACITY. `tagAt`: where an entry keeps its tag.
+ * Rebuilds entries (dropping removed ones) with room for twice the live count, or for
+ * `least` entries when that is more, and the index when that capacity is past
+ * SMALL_CAPACITY. `tagAt`: where an entry keeps its tag.
  */
 function htGrow(cx: EmitContext, tagAt: number): string {
   const m = cx.m;
-  return cx.helper(`ht_grow_${tagAt}`, [{ name: "t", type: "i32" }], "none", (f) => {
+  return cx.helper(`ht_grow_${tagAt}`, [{ name: "t", type: "i32" }, { name: "least", type: "i32" }], "none", (f) => {
     const t = f.param(0);
+    const least = f.param(1);
     const cap = f.local("i32", "cap");
     const size = f.local("i32", "size");
     const entries = f.local("i32", "entries");
@@ -118,6 +121,7 @@ function htGrow(cx: EmitContext, tagAt: number): string {
     return [
       esize.set(m.load("i32", t.get(), HT.entrySize)),
       cap.set(m.select(m.lt("i32", m.load("i32", t.get(), HT.count), m.i32(4), true), m.i32(8), m.shl("i32", m.load("i32", t.get(), HT.count), m.i32(1)))),
+      m.if(m.gt("i32", least.get(), cap.get(), true), cap.set(least.get())),
       entries.set(allocBuffer(cx, m.mul("i32", cap.get(), esize.get()))),
       indexed.set(m.gt("i32", cap.get(), m.i32(SMALL_CAPACITY), true)),
       // index: a power of two at least twice the capacity (size 1, mask 0, without one)
@@ -249,15 +253,48 @@ export function htInsert(cx: EmitContext, key: IrType, table: Expr, k: Expr): Ex
 }
 
 /**
+ * htInsert into a table htReserve made room in, for a writer that may neither allocate nor
+ * set globals (a parallel SELECT's range): the entry's address, plus 1 when the key was new.
+ */
+export function htInsertReserved(cx: EmitContext, key: IrType, table: Expr, k: Expr): Expr {
+  const m = cx.m;
+  const name = cx.helper(`ht_insert_reserved_${typeTag(key)}`, [{ name: "t", type: "i32" }, { name: "k", type: wasmType(key) }], "i32", (f) => {
+    const [t, kk] = [f.param(0), f.param(1)];
+    const h = f.local("i32", "h");
+    const e = f.local("i32", "ne");
+    return [
+      h.set(keyHash(cx, key, kk.get())),
+      lookup(cx, f, key, t, kk, h, (_slot, found) => m.return(found.get())),
+      ...appendEntry(cx, f, key, t, kk, h, e, true),
+      m.or("i32", e.get(), m.i32(1)),
+    ];
+  });
+  return m.call(name, [table, k], "i32");
+}
+
+/** Makes room in `table` for `extra` more entries, so that many inserts need not grow it. */
+export function htReserve(cx: EmitContext, key: IrType, table: Expr, extra: Expr): Expr {
+  const m = cx.m;
+  const name = cx.helper(`ht_reserve_${tagOffset(key)}`, [{ name: "t", type: "i32" }, { name: "n", type: "i32" }], "none", (f) => {
+    const [t, n] = [f.param(0), f.param(1)];
+    return m.if(
+      m.lt("i32", m.sub("i32", m.load("i32", t.get(), HT.cap), m.load("i32", t.get(), HT.used)), n.get(), true),
+      m.call(htGrow(cx, tagOffset(key)), [t.get(), m.add("i32", m.load("i32", t.get(), HT.count), n.get())], "none"),
+    );
+  });
+  return m.call(name, [table, extra], "none");
+}
+
+/**
  * `table[k] += v` for a table whose value part is one number of type `num` (a MapAccum of
  * a numeric SumAccum): the lookup, the insert when the key is new and the addition in one
  * call, where the general path calls the insert, the value's initialiser and its adder.
  * A new entry holds 0 + v, the SumAccum's default plus the operand.
  */
-export function htAddNumber(cx: EmitContext, key: IrType, num: IrType, table: Expr, k: Expr, v: Expr): Expr {
+export function htAddNumber(cx: EmitContext, key: IrType, num: IrType, table: Expr, k: Expr, v: Expr, reserved = false): Expr {
   const m = cx.m;
   const w = wasmType(num);
-  const name = cx.helper(`ht_add_${typeTag(key)}_${typeTag(num)}`, [{ name: "t", type: "i32" }, { name: "k", type: wasmType(key) }, { name: "v", type: w }], "none", (f) => {
+  const name = cx.helper(`ht_add${reserved ? "_reserved" : ""}_${typeTag(key)}_${typeTag(num)}`, [{ name: "t", type: "i32" }, { name: "k", type: wasmType(key) }, { name: "v", type: w }], "none", (f) => {
     const [t, kk, vv] = [f.param(0), f.param(1), f.param(2)];
     const h = f.local("i32", "h");
     const e = f.local("i32", "ne");
@@ -266,18 +303,23 @@ export function htAddNumber(cx: EmitContext, key: IrType, num: IrType, table: Ex
       lookup(cx, f, key, t, kk, h, (_slot, found) =>
         m.seq(storeValue(cx, num, found.get(), m.add(w, loadValue(cx, num, found.get(), Entry.value), vv.get()), Entry.value), m.return()),
       ),
-      ...appendEntry(cx, f, key, t, kk, h, e),
+      ...appendEntry(cx, f, key, t, kk, h, e, reserved),
       storeValue(cx, num, e.get(), m.add(w, defaultValue(cx, num), vv.get()), Entry.value),
     ];
   });
   return m.call(name, [table, k, v], "none");
 }
 
-/** Appends a zeroed entry for key `kk` (hash in `h`) and indexes it; its address ends in `e`. */
-function appendEntry(cx: EmitContext, f: FunctionScope, key: IrType, t: Local, kk: Local, h: Local, e: Local): Expr[] {
+/**
+ * Appends a zeroed entry for key `kk` (hash in `h`) and indexes it; its address ends in `e`.
+ * In a `reserved` table (htReserve made room first) a full table is an internal error
+ * rather than a reason to grow: the writer may not allocate.
+ */
+function appendEntry(cx: EmitContext, f: FunctionScope, key: IrType, t: Local, kk: Local, h: Local, e: Local, reserved = false): Expr[] {
   const m = cx.m;
+  const full = m.eq("i32", m.load("i32", t.get(), HT.used), m.load("i32", t.get(), HT.cap));
   return [
-    m.if(m.eq("i32", m.load("i32", t.get(), HT.used), m.load("i32", t.get(), HT.cap)), m.call(htGrow(cx, tagOffset(key)), [t.get()], "none")),
+    m.if(full, reserved ? cx.host("fail", [m.i32(RuntimeError.Internal)]) : m.call(htGrow(cx, tagOffset(key)), [t.get(), m.i32(0)], "none")),
     e.set(entryAddress(cx, t, m.load("i32", t.get(), HT.used))),
     m.memoryFill(e.get(), m.i32(0), m.load("i32", t.get(), HT.entrySize)),
     m.store("i32", e.get(), h.get(), Entry.hash),

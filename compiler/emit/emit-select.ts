@@ -132,7 +132,7 @@ function selectBody(qe: QueryEmitter, f: FunctionScope, targetId: number, sel: I
   out.push(threads.set(range ? parallelWanted(qe, src) : m.i32(0)));
   out.push(primeSelectStart(qe, sel, () => vsetCount(cx, src.get()), () => m.ne("i32", threads.get(), m.i32(0))));
   const ran = f.local("i32", "par_ran");
-  if (range) out.push(parallelDispatch(qe, f, range, src, marked, m.and("i32", m.ne("i32", threads.get(), m.i32(0)), primesWhole(qe, sel)), threads, ran));
+  if (range) out.push(parallelDispatch(qe, f, sel, range, src, marked, m.and("i32", m.ne("i32", threads.get(), m.i32(0)), primesWhole(qe, sel)), threads, ran));
   const plain = vsetForEach(cx, f, src.get(), (v) => walkSource(f, marked, v));
   const walk = range ? m.if(m.eqz("i32", ran.get()), plain) : plain;
   out.push(walk, qe.inClause(accumClause, () => replayLogs(qe)));

@@ -28,6 +28,7 @@ import { ArrayHeader } from "./emit-write.js";
 import type { Expr, Local } from "./module.js";
 import { UnsupportedError, type QueryEmitter } from "./query-emitter.js";
 import { tupleMinMaxInline } from "./emit-tuple-accum.js";
+import { reservedEntryWrite } from "./parallel-maps.js";
 import { wasmType } from "./wasm-types.js";
 
 /** Exception state: the code of the exception in flight (0: none) and its message. */
@@ -267,6 +268,11 @@ function write(qe: QueryEmitter, target: IrTarget, value: IrExpr, accumulate: bo
         return m.seq(extra.length ? capture(() => ops[n]) : m.nop(), apply(st, ops.slice(0, n)));
       }),
     );
+  }
+  if (qe.reservedMaps?.has(accumId)) {
+    // a source-side map in a SELECT range (parallel-maps.ts): written in place, never grown
+    if (value.e !== "entry" || nested || accum.a !== "map" || !accumulate) throw new UnsupportedError("a map write a parallel SELECT cannot split");
+    return m.seq(setState, vertexLocal ? capture(() => vertexLocal.get()) : m.nop(), reservedEntryWrite(cx, qe.f, accum, stateLocal.get(), operands[0].expr, operands[1].expr, operands[1].type));
   }
   const partial = qe.partialColumns?.get(accumId);
   if (partial) {

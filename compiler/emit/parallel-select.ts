@@ -29,6 +29,7 @@ import { allocBuffer, freeBuffer } from "./emit-arena.js";
 import type { EmitContext } from "./context.js";
 import { accumInit, accumSize, accumWriteInline } from "./emit-accum.js";
 import { GG } from "./emit-graph.js";
+import { entryOperands, inPlaceMaps, inPlaceMapWrite, reserveMaps, type InPlaceMap } from "./parallel-maps.js";
 import { vsetCount, vsetFree, vsetNew, vsetToList, vsetUnionInto } from "./emit-vset.js";
 import { wasmType } from "./wasm-types.js";
 import { visitStmts } from "../passes/walk-ir.js";
@@ -121,14 +122,15 @@ function splittable(a: IrAccum): boolean {
   return (a.a === "sum" || a.a === "min" || a.a === "max") && numeric(a.elem);
 }
 
-function pureStmts(qe: QueryEmitter, body: IrStmt[]): boolean {
+function pureStmts(qe: QueryEmitter, sel: IrSelect, body: IrStmt[]): boolean {
   return body.every((st) => {
     if (st.s === "accumulate") {
       if (st.target.t !== "vacc" || st.target.indices) return false;
       const decl = qe.accum(st.target.id);
+      if (inPlaceMapWrite(qe, sel, st)) return entryOperands(st.value).every((x) => pureExpr(qe, x));
       return decl.scope === "vertex" && splittable(decl.type) && pureExpr(qe, st.target.vertex) && pureExpr(qe, st.value);
     }
-    if (st.s === "if") return st.branches.every((b) => pureExpr(qe, b.cond) && pureStmts(qe, b.body)) && (st.otherwise === undefined || pureStmts(qe, st.otherwise));
+    if (st.s === "if") return st.branches.every((b) => pureExpr(qe, b.cond) && pureStmts(qe, sel, b.body)) && (st.otherwise === undefined || pureStmts(qe, sel, st.otherwise));
     return false;
   });
 }
@@ -141,7 +143,7 @@ export function parallelEligible(qe: QueryEmitter, sel: IrSelect): boolean {
   const plan = sel.accumPlan;
   if (plan && (plan.bufferedAccums.length > 0 || plan.bufferedVars.length > 0)) return false;
   if (sel.where && !pureExpr(qe, sel.where)) return false;
-  return pureStmts(qe, sel.accum);
+  return pureStmts(qe, sel, sel.accum);
 }
 
 // ---- the range function ----------------------------------------------------------------
@@ -151,6 +153,8 @@ export interface ParallelRange {
   index: number;
   name: string;
   accums: { id: number; accum: IrAccum }[];
+  /** Source-side maps the ranges write in place (parallel-maps.ts). */
+  maps: InPlaceMap[];
   /** Aliases whose vertex sets the walk fills, in block order. */
   sets: number[];
 }
@@ -163,7 +167,7 @@ function headerBytes(range: { accums: unknown[]; sets: unknown[] }): number {
 function writtenAccums(qe: QueryEmitter, sel: IrSelect): { id: number; accum: IrAccum }[] {
   const ids = new Set<number>();
   visitStmts(sel.accum, (st) => {
-    if (st.s === "accumulate" && st.target.t === "vacc") ids.add(st.target.id);
+    if (st.s === "accumulate" && st.target.t === "vacc" && qe.accumType(st.target.id).a !== "map") ids.add(st.target.id);
   });
   return [...ids].map((id) => ({ id, accum: qe.accumType(id) }));
 }
@@ -192,7 +196,9 @@ export function emitParallelRange(
     { name: "hi", type: "i32" as const },
     { name: "slot", type: "i32" as const },
   ];
+  const maps = inPlaceMaps(qe, sel);
   const saved = qe.partialColumns;
+  const savedMaps = qe.reservedMaps;
   try {
     m.func(name, params, "none", (f) =>
       qe.inFunction(f, () => {
@@ -216,6 +222,7 @@ export function emitParallelRange(
           setup.push(local.set(m.load("i32", m.add("i32", m.load("i32", block.get(), 8 + 4 * accums.length + 4 * k), m.shl("i32", slot.get(), m.i32(2))))));
         });
         qe.partialColumns = columns;
+        qe.reservedMaps = new Set(maps.map((mp) => mp.id));
         return [
           ...setup,
           f.forRange(i, f.param(1).get(), f.param(2).get(), () => [v.set(m.load("i32", m.add("i32", list.get(), m.shl("i32", m.add("i32", i.get(), m.i32(1)), m.i32(2))))), ...walk(f, sets, v)]),
@@ -228,6 +235,7 @@ export function emitParallelRange(
     throw e;
   } finally {
     qe.partialColumns = saved;
+    qe.reservedMaps = savedMaps;
   }
   if (!helperSafe(qe.cx, name)) {
     m.raw.removeFunction(name);
@@ -235,7 +243,7 @@ export function emitParallelRange(
   }
   m.exportFunction(name, name);
   state.ranges++;
-  return { index, name, accums, sets: setIds };
+  return { index, name, accums, maps, sets: setIds };
 }
 
 /**
@@ -243,7 +251,7 @@ export function emitParallelRange(
  * columns and sets, captures the state, runs the ranges and folds the partials in; `ran`
  * becomes 1 when they ran, else the caller walks the sources itself.
  */
-export function parallelDispatch(qe: QueryEmitter, f: FunctionScope, range: ParallelRange, src: Local, sets: Map<number, Local>, ready: Expr, threads: Local, ran: Local): Expr {
+export function parallelDispatch(qe: QueryEmitter, f: FunctionScope, sel: IrSelect, range: ParallelRange, src: Local, sets: Map<number, Local>, ready: Expr, threads: Local, ran: Local): Expr {
   const m = qe.m;
   const cx = qe.cx;
   const list = f.local("i32", "par_list");
@@ -312,6 +320,7 @@ export function parallelDispatch(qe: QueryEmitter, f: FunctionScope, range: Para
         m.store("i32", block.get(), list.get()),
         m.store("i32", block.get(), threads.get(), 4),
         ...setup,
+        reserveMaps(qe, f, sel, range.maps, list),
         m.call(SAVE, [m.add("i32", block.get(), m.i32(header))], "none"),
         ran.set(cx.host("parallelRun", [m.i32(range.index), block.get(), n.get()])),
         m.if(ran.get(), m.seq(m.nop(), ...fold)),

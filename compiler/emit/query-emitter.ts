@@ -97,6 +97,8 @@ export class QueryEmitter {
    * base, per accumulator, of this thread's partial states its `+=` writes go to.
    */
   partialColumns?: Map<number, () => Expr>;
+  /** In a parallel SELECT's range: source-side maps written in place, with room made beforehand (parallel-maps.ts). */
+  reservedMaps?: Set<number>;
   /** Expressions computed once per source vertex in the SELECT being emitted (hoist.ts). */
   hoisted = new Map<IrExpr, Local>();
 
