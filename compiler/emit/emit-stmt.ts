@@ -230,6 +230,12 @@ function write(qe: QueryEmitter, target: IrTarget, value: IrExpr, accumulate: bo
 
   const capture = (v: () => Expr) => (needsPrime ? primeCapture(qe, accumId, v()) : m.nop());
   const tupleInline = !deferred ? tupleMinMaxInline(qe, accum, () => stateLocal.get(), value, !accumulate) : undefined;
+  const partial = qe.partialColumns?.get(accumId);
+  if (tupleInline && partial) {
+    // a tuple Min/Max in a SELECT range (parallel-select.ts): into this thread's partial state
+    if (!accumulate || !vertexLocal) throw new UnsupportedError("a write a parallel SELECT cannot split");
+    return m.seq(setState, stateLocal.set(m.add("i32", partial(), m.mul("i32", vertexLocal.get(), m.i32(accumSize(accum))))), capture(() => vertexLocal.get()), tupleInline);
+  }
   if (tupleInline) return m.seq(setState, vertexLocal ? capture(() => vertexLocal.get()) : m.nop(), tupleInline);
 
   // What one write does, given the state address and operand values.
@@ -274,7 +280,6 @@ function write(qe: QueryEmitter, target: IrTarget, value: IrExpr, accumulate: bo
     if (value.e !== "entry" || nested || accum.a !== "map" || !accumulate) throw new UnsupportedError("a map write a parallel SELECT cannot split");
     return m.seq(setState, vertexLocal ? capture(() => vertexLocal.get()) : m.nop(), reservedEntryWrite(cx, qe.f, accum, stateLocal.get(), operands[0].expr, operands[1].expr, operands[1].type));
   }
-  const partial = qe.partialColumns?.get(accumId);
   if (partial) {
     // a SELECT range one of several threads runs (parallel-select.ts): `+=` into this
     // thread's own column, folded into the accumulator when every range has run

@@ -27,8 +27,9 @@ import type { IrExpr, IrSelect, IrStmt } from "../ir/ir.js";
 import type { IrType } from "../ir/types.js";
 import { allocBuffer, freeBuffer } from "./emit-arena.js";
 import type { EmitContext } from "./context.js";
-import { accumInit, accumSize, accumWriteInline } from "./emit-accum.js";
+import { accumInit, accumSize, accumWriteInline, inlineTuple } from "./emit-accum.js";
 import { GG } from "./emit-graph.js";
+import { splittableTuple, tupleFold, tupleIdentityInit } from "./parallel-tuples.js";
 import { entryOperands, inPlaceMaps, inPlaceMapWrite, reserveMaps, type InPlaceMap } from "./parallel-maps.js";
 import { vsetCount, vsetFree, vsetNew, vsetToList, vsetUnionInto } from "./emit-vset.js";
 import { wasmType } from "./wasm-types.js";
@@ -84,6 +85,11 @@ function pureExpr(qe: QueryEmitter, x: IrExpr): boolean {
       return plainScalar(x.type) && !isCollectionOrTuple(qe, x.id) && pureExpr(qe, x.vertex);
     case "attr":
       return plainScalar(x.type) && !x.primaryId && pureExpr(qe, x.target);
+    case "field": {
+      // a field of a tuple Min/Max kept in the vertex's state: one load, from the pre-clause copy
+      const t = x.target;
+      return valueType(x.type) && t.e === "vacc" && !t.current && inlineTuple(qe.accumType(t.id)) !== undefined && pureExpr(qe, t.vertex);
+    }
     case "unary":
       return valueType(x.type) && pureExpr(qe, x.arg);
     case "binary": {
@@ -118,7 +124,7 @@ function isCollectionOrTuple(qe: QueryEmitter, id: number): boolean {
 /** Accumulators a range writes into partial columns: order-independent numeric scalars. */
 function splittable(a: IrAccum): boolean {
   const numeric = (t: IrType) => t.t === "scalar" && (t.name === "INT" || t.name === "UINT" || t.name === "FLOAT" || t.name === "DOUBLE");
-  if (a.a === "or" || a.a === "and") return true;
+  if (a.a === "or" || a.a === "and" || splittableTuple(a)) return true;
   return (a.a === "sum" || a.a === "min" || a.a === "max") && numeric(a.elem);
 }
 
@@ -128,7 +134,10 @@ function pureStmts(qe: QueryEmitter, sel: IrSelect, body: IrStmt[]): boolean {
       if (st.target.t !== "vacc" || st.target.indices) return false;
       const decl = qe.accum(st.target.id);
       if (inPlaceMapWrite(qe, sel, st)) return entryOperands(st.value).every((x) => pureExpr(qe, x));
-      return decl.scope === "vertex" && splittable(decl.type) && pureExpr(qe, st.target.vertex) && pureExpr(qe, st.value);
+      if (decl.scope !== "vertex" || !splittable(decl.type) || !pureExpr(qe, st.target.vertex)) return false;
+      // a tuple Min/Max takes a tuple built in place from computed fields (emit-tuple-accum.ts)
+      if (inlineTuple(decl.type)) return st.value.e === "tuple" && st.value.args.every((x) => pureExpr(qe, x));
+      return pureExpr(qe, st.value);
     }
     if (st.s === "if") return st.branches.every((b) => pureExpr(qe, b.cond) && pureStmts(qe, sel, b.body)) && (st.otherwise === undefined || pureStmts(qe, sel, st.otherwise));
     return false;
@@ -273,17 +282,20 @@ export function parallelDispatch(qe: QueryEmitter, f: FunctionScope, sel: IrSele
   range.accums.forEach(({ id, accum }, j) => {
     const size = accumSize(accum);
     const part = () => m.add("i32", columnAt(j), m.mul("i32", v.get(), m.i32(size)));
-    // the identity: 0 for Sum and Or (a fill), the type's extreme for Min/Max, true for And
+    // the identity: 0 for Sum and Or (a fill), the type's extreme for Min/Max, true for And,
+    // the tuple ranking last for a tuple Min/Max
     const zero = accum.a === "sum" || accum.a === "or";
+    const tuple = inlineTuple(accum) !== undefined;
+    const identity = () => (tuple ? tupleIdentityInit(cx, accum, part()) : accumInit(cx, accum, part()));
     setup.push(
       m.store("i32", block.get(), allocBuffer(cx, columnBytes(accum)), 8 + 4 * j),
-      zero ? m.memoryFill(columnAt(j), m.i32(0), columnBytes(accum)) : f.forRange(v, m.i32(0), m.mul("i32", threads.get(), bound()), () => [accumInit(cx, accum, part())]),
+      zero ? m.memoryFill(columnAt(j), m.i32(0), columnBytes(accum)) : f.forRange(v, m.i32(0), m.mul("i32", threads.get(), bound()), () => [identity()]),
     );
     // every thread's partial, folded in with the accumulator's own `+=` (slot after slot)
     const live = () => m.add("i32", m.globalGet(qe.accumGlobal(id), "i32"), m.mul("i32", m.sub("i32", v.get(), base.get()), m.i32(size)));
     const elem: IrType = accum.a === "or" || accum.a === "and" ? { t: "scalar", name: "BOOL" } : (accum as unknown as { elem: IrType }).elem;
-    const w = wasmType(elem);
-    const add = accumWriteInline(cx, f, accum, live, m.load(w, part()), elem, false);
+    const w = tuple ? "i32" : wasmType(elem);
+    const add = tuple ? tupleFold(cx, accum, live(), part()) : accumWriteInline(cx, f, accum, live, m.load(w, part()), elem, false);
     if (add === undefined) throw new Error("no plain += for a split accumulator");
     // a Sum slot nobody added to holds 0: skipped, so a -0.0 total keeps its sign
     const bits = w === "f32" || w === "i32" ? "i32" : "i64";
