@@ -94,8 +94,10 @@ function pureExpr(qe: QueryEmitter, x: IrExpr): boolean {
       return valueType(x.type) && pureExpr(qe, x.arg);
     case "binary": {
       if (!valueType(x.type) || !valueType(x.left.type) || !valueType(x.right.type)) return false;
-      // integer division and remainder trap on zero
-      if ((x.op === "div" || x.op === "mod") && !(x.type.t === "scalar" && (x.type.name === "DOUBLE" || x.type.name === "FLOAT"))) return false;
+      // integer division and remainder trap on zero (and division on -1): only by other constants
+      const floating = x.type.t === "scalar" && (x.type.name === "DOUBLE" || x.type.name === "FLOAT");
+      const safeDivisor = x.right.e === "const" && (typeof x.right.value === "bigint" || typeof x.right.value === "number") && BigInt(x.right.value) !== 0n && BigInt(x.right.value) !== -1n;
+      if ((x.op === "div" || x.op === "mod") && !floating && !safeDivisor) return false;
       if (x.op !== "add" && x.op !== "sub" && x.op !== "mul" && x.op !== "div" && x.op !== "mod" && x.op !== "eq" && x.op !== "ne" && x.op !== "lt" && x.op !== "le" && x.op !== "gt" && x.op !== "ge" && x.op !== "and" && x.op !== "or" && x.op !== "bitand" && x.op !== "bitor") return false;
       return pureExpr(qe, x.left) && pureExpr(qe, x.right);
     }
