@@ -3,9 +3,11 @@
 // same graph memory and the same pinned snapshot.
 //
 // Only a walk proven safe is split (`parallelEligible`): one plain hop, nothing held back by
-// the accumulator plan, and an ACCUM clause made of `v.@a += x` into order-independent scalar
-// vertex accumulators (numeric Sum, Min, Max, Or, And), under IF at most, with expressions that
-// read and compute but neither allocate, call the host nor trap (no integer division, no
+// the accumulator plan, and an ACCUM clause made of `v.@a += x` into order-independent vertex
+// accumulators (numeric Sum, Min, Max, Or, And; Min/Max of tuples of ordered fields, see
+// parallel-tuples.ts) and `s.@m += (k -> x)` into MapAccums of the source vertex (written in
+// place, see parallel-maps.ts), under IF at most, with expressions that read and compute but
+// neither allocate, call the host nor trap (no integer division but by a safe constant, no
 // float-to-int conversion). The walk is then emitted a second time as the exported function
 // `par_range_<k>(block, lo, hi, slot)`, checked once built to reach no host function (but
 // `fail`), allocator or global write, else dropped and the SELECT stays sequential.
