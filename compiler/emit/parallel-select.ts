@@ -33,7 +33,7 @@ import { accumInit, accumSize, accumWriteInline, inlineTuple } from "./emit-accu
 import { GG } from "./emit-graph.js";
 import { splittableTuple, tupleFold, tupleIdentityInit } from "./parallel-tuples.js";
 import { entryOperands, inPlaceMaps, inPlaceMapWrite, reserveMaps, type InPlaceMap } from "./parallel-maps.js";
-import { vsetCount, vsetFree, vsetNew, vsetToList, vsetUnionInto } from "./emit-vset.js";
+import { vsetCount, vsetForEach, vsetFree, vsetNew, vsetToList, vsetUnionInto } from "./emit-vset.js";
 import { wasmType } from "./wasm-types.js";
 import { visitStmts } from "../passes/walk-ir.js";
 import type { IrAccum } from "../ir/types.js";
@@ -98,7 +98,7 @@ function pureExpr(qe: QueryEmitter, x: IrExpr): boolean {
       if (!valueType(x.type) || !valueType(x.left.type) || !valueType(x.right.type)) return false;
       // integer division and remainder trap on zero (and division on -1): only by other constants
       const floating = x.type.t === "scalar" && (x.type.name === "DOUBLE" || x.type.name === "FLOAT");
-      const safeDivisor = x.right.e === "const" && (typeof x.right.value === "bigint" || typeof x.right.value === "number") && BigInt(x.right.value) !== 0n && BigInt(x.right.value) !== -1n;
+      const safeDivisor = x.right.e === "const" && typeof x.right.value === "bigint" && x.right.value !== 0n && x.right.value !== -1n;
       if ((x.op === "div" || x.op === "mod") && !floating && !safeDivisor) return false;
       if (x.op !== "add" && x.op !== "sub" && x.op !== "mul" && x.op !== "div" && x.op !== "mod" && x.op !== "eq" && x.op !== "ne" && x.op !== "lt" && x.op !== "le" && x.op !== "gt" && x.op !== "ge" && x.op !== "and" && x.op !== "or" && x.op !== "bitand" && x.op !== "bitor") return false;
       return pureExpr(qe, x.left) && pureExpr(qe, x.right);
@@ -304,10 +304,17 @@ export function parallelDispatch(qe: QueryEmitter, f: FunctionScope, sel: IrSele
     // a Sum slot nobody added to holds 0: skipped, so a -0.0 total keeps its sign
     const bits = w === "f32" || w === "i32" ? "i32" : "i64";
     const touched = accum.a === "sum" ? m.ne(bits, m.load(bits, part()), m.constant(bits, 0)) : m.i32(1);
+    // Writes only at an alias whose vertices the slot records (BF's `t.@best`, SELECT t): a
+    // slot's partial differs from the identity only at members of its set, so the fold visits
+    // those rather than every vertex
+    const k = range.sets.indexOf(writtenAlias(sel, id) ?? -1);
+    const slotSet = () => m.load("i32", m.add("i32", setsAt(k), m.shl("i32", t.get(), m.i32(2))));
     fold.push(
       f.forRange(t, m.i32(0), threads.get(), () => [
         base.set(m.mul("i32", t.get(), bound())),
-        f.forRange(v, base.get(), m.add("i32", base.get(), bound()), () => [m.if(touched, add)]),
+        k >= 0
+          ? vsetForEach(cx, f, slotSet(), (member) => [v.set(m.add("i32", base.get(), member.get())), m.if(touched, add)])
+          : f.forRange(v, base.get(), m.add("i32", base.get(), bound()), () => [m.if(touched, add)]),
       ]),
     );
     release.push(freeBuffer(cx, columnAt(j), columnBytes(accum)));
@@ -346,6 +353,15 @@ export function parallelDispatch(qe: QueryEmitter, f: FunctionScope, sel: IrSele
       ),
     ),
   );
+}
+
+/** The alias every ACCUM write to accumulator `id` names as its vertex, if they all name one. */
+function writtenAlias(sel: IrSelect, id: number): number | undefined {
+  const aliases = new Set<number | undefined>();
+  visitStmts(sel.accum, (st) => {
+    if (st.s === "accumulate" && st.target.t === "vacc" && st.target.id === id) aliases.add(st.target.vertex.e === "var" ? st.target.vertex.id : undefined);
+  });
+  return aliases.size === 1 ? [...aliases][0] : undefined;
 }
 
 /** Asks the host how many threads to split a walk over the source set's vertices across (0: none). */
