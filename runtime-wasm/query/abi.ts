@@ -252,14 +252,12 @@ export const Board = {
   block: 20,
   count: 24,
   chunk: 28,
-  /** Next unclaimed slot of the job's source positions (atomic add; parallel-slots.ts). */
+  /** Next unclaimed source position (atomic add). */
   next: 32,
   /** Bumped (and notified) by each helper joining a job: wakes a thread waiting for one. */
   joined: 36,
   /** Non-zero once a thread failed: 1 + its RuntimeError code. */
   failed: 40,
-  /** Slots the job's source positions are cut into (the job's thread count). */
-  slots: 44,
   /** Per helper (up to MAX_SELECT_HELPERS): the job number it is inside, 0 outside any. */
   inJob: 64,
   size: 1024,

@@ -1,7 +1,7 @@
 // Parallel SELECT, the side of the thread running the query (a query worker). When the module
 // asks to split a SELECT's walk (`parallelRun`), this thread takes the memory's helper job
 // board (Board in abi.ts; one SELECT at a time per memory, else the walk runs here alone),
-// publishes the job, runs slots of source positions itself (parallel-slots.ts), and waits until every helper that
+// publishes the job, runs chunks of source positions itself, and waits until every helper that
 // joined has left. Helpers join only while the job is open, and only with the module already
 // instantiated; whatever they do not take, this thread does, so a helper that is busy, slow to
 // start or gone never changes the result, only the speed.
@@ -12,7 +12,6 @@
 // the main thread (select-helpers.ts), which marks the job failed.
 import { Board, Ctl, PARALLEL_RANGE_EXPORT, RuntimeError } from "./abi.js";
 import { RunFailure } from "./host-imports.js";
-import { EXHAUSTED, runSlots } from "./parallel-slots.js";
 import type { RunParallel } from "./run-types.js";
 
 /**
@@ -22,6 +21,8 @@ import type { RunParallel } from "./run-types.js";
  */
 export type ParallelSettings = RunParallel;
 
+/** "No more chunks": beyond any source count, with room for every thread's last claim. */
+const EXHAUSTED = 0x40000000;
 
 export class ParallelRun {
   private instance?: WebAssembly.Instance;
@@ -60,7 +61,6 @@ export class ParallelRun {
       Atomics.store(words, cell(Board.block), block);
       Atomics.store(words, cell(Board.count), sources);
       Atomics.store(words, cell(Board.chunk), chunk);
-      Atomics.store(words, cell(Board.slots), threads);
       Atomics.store(words, cell(Board.next), 0);
       Atomics.store(words, cell(Board.failed), 0);
       const seq = (Atomics.add(words, cell(Board.seq), 1) + 1) | 0;
@@ -69,7 +69,12 @@ export class ParallelRun {
       let own: unknown;
       let ownChunks = 0;
       try {
-        ownChunks = runSlots(words, this.board, sources, chunk, threads, (lo, hi, slot) => fn(block, lo, hi, slot));
+        for (;;) {
+          const lo = Atomics.add(words, cell(Board.next), chunk);
+          if (lo >= sources) break;
+          fn(block, lo, Math.min(sources, lo + chunk), 0);
+          ownChunks++;
+        }
       } catch (e) {
         own = e;
         Atomics.store(words, cell(Board.next), EXHAUSTED);

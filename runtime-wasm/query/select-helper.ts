@@ -8,7 +8,6 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { Board, PARALLEL_RANGE_EXPORT, RuntimeError } from "./abi.js";
 import { RunFailure } from "./host-imports.js";
-import { EXHAUSTED, runSlots } from "./parallel-slots.js";
 
 export type ToHelper =
   | { kind: "attach"; memoryId: number; memory: WebAssembly.Memory; board: number }
@@ -27,6 +26,8 @@ type WaitAsync = (array: Int32Array, index: number, value: number) => { async: f
 
 /** Modules kept (most recently sent last); older ones are dropped with their instances. */
 const KEEP_MODULES = 64;
+/** "No more chunks" (as parallel-run.ts). */
+const EXHAUSTED = 0x40000000;
 
 const helperIndex = (workerData as { index: number }).index;
 const modules = new Map<number, WebAssembly.Module>();
@@ -109,10 +110,13 @@ function serve(b: AttachedBoard): void {
     const block = Atomics.load(words, cell(Board.block));
     const count = Atomics.load(words, cell(Board.count));
     const chunk = Atomics.load(words, cell(Board.chunk));
-    const slots = Atomics.load(words, cell(Board.slots));
     try {
-      // each slot's chunks go into that slot's partials, whichever thread claimed it
-      runSlots(words, b.board, count, chunk, slots, (lo, hi, slot) => fn(block, lo, hi, slot));
+      for (;;) {
+        const lo = Atomics.add(words, cell(Board.next), chunk);
+        if (lo >= count) break;
+        // slot 0 is the query's thread; helper k writes the partials of slot k + 1
+        fn(block, lo, Math.min(count, lo + chunk), helperIndex + 1);
+      }
     } catch (e) {
       Atomics.store(words, cell(Board.next), EXHAUSTED);
       Atomics.compareExchange(words, cell(Board.failed), 0, 1 + errorCode(e));
