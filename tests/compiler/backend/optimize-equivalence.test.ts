@@ -29,6 +29,17 @@ function argumentsFor(params: ManifestParam[], start: number): QueryArgument[] {
   });
 }
 
+/** Equal structures whose non-integer numbers agree to 1e-9 relative (integers exactly). */
+function withinRounding(a: unknown, b: unknown): boolean {
+  if (typeof a === "number" && typeof b === "number") return Number.isInteger(a) && Number.isInteger(b) ? a === b : Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => withinRounding(x, b[i]));
+  if (a !== null && b !== null && typeof a === "object" && typeof b === "object" && !Array.isArray(a) && !Array.isArray(b)) {
+    const ka = Object.keys(a);
+    return ka.length === Object.keys(b).length && ka.every((k) => k in b && withinRounding((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  }
+  return a === b;
+}
+
 const SLOTS = { result: "label", dist: "dist", path: "path", edge: "Similar", edgeAttr: "score" };
 const SCORE_SLOTS = { ...SLOTS, result: "score" };
 
@@ -61,6 +72,9 @@ describe("back end: -OPTIMIZE gives the same results as the default install", fu
             const written = variant === "attr" ? [...["score", "label", "dist", "wdist", "path"].map((s) => attributes(l, s)), edgesOf(l, "Similar", "score")] : [];
             outputs.push({ results: JSON.parse(r.results) as unknown, written });
           }
+          // with every eligible SELECT split (WASMGRAPH_PARALLEL_FORCE=1), which thread adds which
+          // terms of a floating-point sum depends on timing: scores then agree within rounding
+          if (process.env.WASMGRAPH_PARALLEL_FORCE === "1" && withinRounding(outputs[1], outputs[0])) continue;
           expect(outputs[1]).to.deep.equal(outputs[0]);
         }
       });
