@@ -26,7 +26,7 @@ import { HeapHeader, heapLength, heapNew, heapPush } from "./emit-heap.js";
 import { listElementAddress, listLength, listNew, listPush, listClear } from "./emit-list.js";
 import { strConcat } from "./emit-strings.js";
 import { cmpValue, defaultValue, loadValue, makeTuple, storeValue, tupleLayout } from "./emit-values.js";
-import { htClear } from "./emit-hash-table.js";
+import { htClear, htRelease } from "./emit-hash-table.js";
 import type { Expr, FunctionScope, Local, LoopLabels } from "./module.js";
 import { typeTag, wasmType } from "./wasm-types.js";
 
@@ -533,8 +533,12 @@ export function collectionSize(cx: EmitContext, a: IrAccum, container: Expr): Ex
   }
 }
 
-/** Empties a collection state (keeps its container). */
-export function collectionClear(cx: EmitContext, a: IrAccum, container: Expr): Expr {
+/**
+ * Empties a collection state (keeps its container). `release`: a large hash table's buffers
+ * go back to the run's free lists (`.clear()` in a query) instead of staying with it for
+ * the refill that follows (assignment, reset).
+ */
+export function collectionClear(cx: EmitContext, a: IrAccum, container: Expr, release = false): Expr {
   switch (a.a) {
     case "list":
       return listClear(cx, container);
@@ -542,7 +546,7 @@ export function collectionClear(cx: EmitContext, a: IrAccum, container: Expr): E
     case "bag":
     case "map":
     case "groupby":
-      return htClear(cx, container);
+      return release ? htRelease(cx, container) : htClear(cx, container);
     case "heap": {
       const m = cx.m;
       const name = cx.helper("heap_clear_state", [{ name: "h", type: "i32" }], "none", (f) => m.if(f.param(0).get(), m.store("i32", f.param(0).get(), m.i32(0))));

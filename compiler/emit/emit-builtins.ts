@@ -299,7 +299,7 @@ export function emitMethod(qe: QueryEmitter, x: MethodExpr): Expr {
   if (acc === undefined) throw new UnsupportedError(`the method ${x.method}`);
   const asInt = (v: Expr) => m.convert("i32", "i64", v, true);
   if (lname === "size") return asInt(sizeOf(qe, x.target));
-  if (lname === "clear") return collectionClear(cx, acc, target());
+  if (lname === "clear") return collectionClear(cx, acc, target(), true);
   switch (acc.a) {
     case "list":
       switch (lname) {

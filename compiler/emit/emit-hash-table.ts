@@ -401,6 +401,35 @@ export function htClear(cx: EmitContext, table: Expr): Expr {
 }
 
 /**
+ * Empties the table like htClear, but an indexed table (past SMALL_CAPACITY) gives its entry
+ * and index buffers back to the run's free lists and starts over empty: what a query empties
+ * with `.clear()` is often a per-vertex map that many vertices fill in turn (label counts),
+ * and keeping every vertex's largest buffers would hold the sum of all of them, where giving
+ * them back lets the next vertices reuse the same memory. Small tables keep their buffer.
+ */
+export function htRelease(cx: EmitContext, table: Expr): Expr {
+  const m = cx.m;
+  const name = cx.helper("ht_release", [{ name: "t", type: "i32" }], "none", (f) => {
+    const t = f.param(0);
+    return m.if(
+      m.and("i32", m.ne("i32", t.get(), m.i32(0)), m.ne("i32", m.load("i32", t.get(), HT.index), m.i32(0))),
+      m.seq(
+        freeBuffer(cx, m.load("i32", t.get(), HT.entries), m.mul("i32", m.load("i32", t.get(), HT.cap), m.load("i32", t.get(), HT.entrySize))),
+        freeBuffer(cx, m.load("i32", t.get(), HT.index), indexBytes(cx, t.get())),
+        m.store("i32", t.get(), m.i32(0), HT.count),
+        m.store("i32", t.get(), m.i32(0), HT.used),
+        m.store("i32", t.get(), m.i32(0), HT.cap),
+        m.store("i32", t.get(), m.i32(0), HT.entries),
+        m.store("i32", t.get(), m.i32(0), HT.index),
+        m.store("i32", t.get(), m.i32(0), HT.mask),
+      ),
+      htClear(cx, t.get()),
+    );
+  });
+  return m.call(name, [table], "none");
+}
+
+/**
  * Loops over the live entries of `table` in insertion order; `body` gets the entry address.
  * BREAK/CONTINUE labels of the loop are passed on.
  */

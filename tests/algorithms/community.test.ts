@@ -189,6 +189,11 @@ describe("algorithm library: label propagation", function () {
     });
   }
 
+  it("a graph of more candidates than one counting slice holds (40000 vertices): same labels as the rule replayed", async () => {
+    const l = load(randomGraph(44, 40000, 70000));
+    for (const maxIter of [1, 10]) expect(await labels(l, "label_prop", [BigInt(maxIter)], "Start.@label"), `maxIter ${maxIter}`).to.deep.equal(labelPropReference(l, maxIter));
+  });
+
   it("file and attr variants", async () => {
     const l = load(plantedGraph(43, 4, 10, 0.7, 4));
     const reference = labelPropReference(l, 10);

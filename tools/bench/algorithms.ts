@@ -9,10 +9,11 @@
 // 600), BENCH_ALGO_PEERS (comma-separated subset of igraph,networkx,graphology; "none"),
 // BENCH_ALGO_ONLY (comma-separated library queries to measure; default all), BENCH_ALGO_THREADS
 // (threads per SELECT for the parallel-SELECT run of each query, measured after the one-thread
-// run in the same process; default: the machine's cores; 1 skips it).
+// run in the same process; default: the machine's cores; 1 skips it), BENCH_ALGO_CLOCKS=1 (notes
+// where each run's time went: the busiest thread on a processor or waiting, other processes).
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { analyzeSource } from "../../compiler/front-end.js";
@@ -24,6 +25,7 @@ import { algorithm, renderQuery } from "../algorithms/library.js";
 import { mulberry32, rmat } from "./rmat.js";
 import { graphologyAlgorithms } from "./algorithm-peers-graphology.js";
 import type { BenchReport, BenchSuite } from "./run.js";
+import { describeClocks, readClocks } from "./thread-clocks.js";
 
 const PEERS_DIR = fileURLToPath(new URL("../../../tools/bench/peers/", import.meta.url));
 
@@ -203,13 +205,18 @@ async function run(report: BenchReport): Promise<void> {
   const threads = Number(process.env.BENCH_ALGO_THREADS ?? availableParallelism());
   const parallelRuntime = threads > 1 ? new QueryRuntime({ workers: 1, selectThreads: threads }) : undefined;
   const ourResults = new Map<string, string>();
+  // BENCH_ALGO_CLOCKS=1: where each run's time went (scheduler counters) and the graph memory's size
+  const clocks = process.env.BENCH_ALGO_CLOCKS === "1";
+  const memoryBytes = () => ((store.memory as unknown as WebAssembly.Memory).buffer.byteLength / 2 ** 20).toFixed(0);
   const parallelResults = new Map<string, { ms: number; results: string }>();
   try {
     for (const m of measured) {
       const q = await install(m.name);
       const started = performance.now();
+      const before = clocks ? readClocks() : undefined;
       const r = await runtime.run(store, "R", q, m.args, { timeoutMs: 3_600_000 });
       const endToEnd = (performance.now() - started) / 1000;
+      if (before) report.note(`clocks ${m.name}: ${describeClocks(before, readClocks(), loadavg()[0])}; graph memory ${memoryBytes()} MiB`);
       if (!r.ok) {
         report.note(`wasmgraph ${m.name}: failed (${r.kind}): ${r.message}`);
         continue;
@@ -222,7 +229,9 @@ async function run(report: BenchReport): Promise<void> {
       report.line(`wasmgraph ${m.name}`, r.ms / 1000, "s", `${quality}${r.results.length} bytes of JSON, ${endToEnd.toFixed(3)} s with the JSON text${m.note ? "; " + m.note : ""}`);
       if (parallelRuntime) {
         // then the same query with its eligible SELECTs split over `threads` threads
+        const before = clocks ? readClocks() : undefined;
         const r = await parallelRuntime.run(store, "R", q, m.args, { timeoutMs: 3_600_000 });
+        if (before) report.note(`clocks ${m.name}, ${threads} threads: ${describeClocks(before, readClocks(), loadavg()[0])}`);
         if (r.ok) {
           const splits = r.parallel ? `${r.parallel.splits} SELECT walks split, ${r.parallel.helperChunks} chunks run by helper threads` : "no SELECT split";
           report.line(`wasmgraph ${m.name}, ${threads} threads per SELECT`, r.ms / 1000, "s", splits);

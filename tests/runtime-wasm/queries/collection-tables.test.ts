@@ -115,6 +115,21 @@ const SUM_MAPS = `CREATE QUERY sum_maps() FOR GRAPH R SYNTAX V1 {
   PRINT All[All.@count, All.@dot, All.@byLabel];
 }`;
 
+// clear() gives a large (indexed) table's buffers back to the run's free lists: maps and
+// sets emptied on half the vertices, then other vertices' tables (kept ones growing, the
+// emptied ones refilled) take those buffers again; every table must still hold exactly its
+// own entries. Kept tables are checked too: a buffer handed out twice would show there.
+const CLEAR_REUSE = `CREATE QUERY clear_reuse() FOR GRAPH R SYNTAX V1 {
+  MapAccum<INT, SumAccum<INT>> @m;
+  SetAccum<VERTEX> @s;
+  All = {V.*};
+  X = SELECT s FROM All:s -(E:e)-> V:t ACCUM s.@m += (t.label -> 1), s.@s += t;
+  X = SELECT s FROM All:s WHERE s.label % 2 == 0 POST-ACCUM s.@m.clear(), s.@s.clear();
+  X = SELECT s FROM All:s -(P:e)-> V:t WHERE s.label % 4 == 0 OR s.label % 2 == 1
+      ACCUM s.@m += (t.label + 1000 -> 2), s.@s += t;
+  PRINT All[All.@m, All.@s.size() AS setSize];
+}`;
+
 type VertexRecord = { v_id: string; attributes: { [k: string]: unknown } };
 
 describe("collection hash tables (small and indexed) against TypeScript references", function () {
@@ -180,6 +195,29 @@ describe("collection hash tables (small and indexed) against TypeScript referenc
       // small (scanned) and indexed tables both occur
       expect(large).to.be.greaterThan(0);
       expect(records.length - large).to.be.greaterThan(0);
+    });
+
+    it(`clear() on large tables, then other tables reuse their buffers (seed ${seed})`, async () => {
+      const g = randomGraph(seed, n, m);
+      const r = await runGsql(load(g), CLEAR_REUSE);
+      expect(r.ok, r.ok ? "" : r.message).to.equal(true);
+      const counts: Map<number, number>[] = Array.from({ length: n }, () => new Map());
+      const sets: Set<number>[] = Array.from({ length: n }, () => new Set());
+      const add = (map: Map<number, number>, k: number, v: number) => map.set(k, (map.get(k) ?? 0) + v);
+      for (const [a, b] of distinct(g.fill)) add(counts[a], label(b), 1), sets[a].add(b);
+      for (let v = 0; v < n; v++) if (label(v) % 2 === 0) counts[v].clear(), sets[v].clear();
+      for (const [a, b] of distinct(g.probe)) if (label(a) % 4 === 0 || label(a) % 2 === 1) add(counts[a], label(b) + 1000, 2), sets[a].add(b);
+      const records = (r.json as { All: VertexRecord[] }[])[0].All;
+      expect(records.length).to.equal(n);
+      let clearedLarge = 0;
+      for (const rec of records) {
+        const v = Number(rec.v_id.slice(1));
+        expect(rec.attributes["All.@m"], `map of v${v}`).to.deep.equal(Object.fromEntries([...counts[v]].map(([k, x]) => [String(k), x])));
+        expect(rec.attributes["setSize"], `set of v${v}`).to.equal(sets[v].size);
+        if (label(v) % 2 === 0 && distinct(g.fill).filter(([a]) => a === v).length > 8) clearedLarge++;
+      }
+      // tables past the small capacity were emptied (their buffers given back)
+      expect(clearedLarge).to.be.greaterThan(0);
     });
 
     it(`global INT, STRING and VERTEX keyed maps, sets and bags (seed ${seed})`, async () => {
