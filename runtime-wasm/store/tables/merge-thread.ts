@@ -1,0 +1,65 @@
+// The merge thread (merge-helper.ts): per job, orders a run's new edges by target slot
+// (stable: item order within a slot), groups them, and when a merge pays, rewrites the
+// target-side adjacency into the space the writer prepared: fresh heads and meta copied from
+// the current ones, then every list copied with its new entries (mergeLists, as the writer
+// would). It only reads the current lists, heads and meta.
+import { parentPort, workerData } from "node:worker_threads";
+import { mergePays } from "./adjacency.js";
+import { CONTROL_GROUPS, CONTROL_READY, CONTROL_STATUS, JobStatus, type MergeJob } from "./merge-helper.js";
+import { mergeLists } from "./merge-lists.js";
+import { RadixOrder } from "./radix-order.js";
+
+const port = parentPort;
+if (port === null) throw new Error("merge-thread.js must run in a worker thread");
+const control = new Int32Array((workerData as { control: SharedArrayBuffer }).control);
+const order = new RadixOrder();
+
+port.on("message", (job: MergeJob) => {
+  let status: JobStatus = JobStatus.FAILED;
+  try {
+    status = runJob(job);
+  } catch {
+    status = JobStatus.FAILED;
+  }
+  Atomics.store(control, CONTROL_STATUS, status);
+  Atomics.notify(control, CONTROL_STATUS);
+});
+Atomics.store(control, CONTROL_READY, 1);
+
+function runJob(job: MergeJob): JobStatus {
+  if (job.fault?.kind === "throw") throw new Error("merge thread: injected fault");
+  if (job.fault?.kind === "stall") Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, job.fault.ms);
+  const b = job.buffers;
+  const n = job.count;
+  const keys = new Int32Array(b.keys);
+  const sources = new Uint32Array(b.sources);
+  const eids = new Int32Array(b.eids);
+  const targets = new Uint32Array(b.sortedTargets);
+  const sortedEids = new Int32Array(b.sortedEids);
+  const groupSlots = new Int32Array(b.groupSlots);
+  const starts = new Int32Array(b.groupStarts);
+  const sorted = order.sort(keys, n);
+  let groups = 0;
+  let last = -1;
+  for (let j = 0; j < n; j++) {
+    const i = sorted[j];
+    const key = keys[i];
+    if (key !== last) {
+      groupSlots[groups] = key;
+      starts[groups++] = j;
+      last = key;
+    }
+    targets[j] = sources[i];
+    sortedEids[j] = eids[i];
+  }
+  starts[groups] = n;
+  Atomics.store(control, CONTROL_GROUPS, groups);
+  if (groups === 0 || !mergePays(job.rule.slots, job.rule.words, groups, job.rule.packed)) return JobStatus.SORTED;
+  const u32 = new Uint32Array(job.memory);
+  const heads = job.heads >>> 2;
+  const newHeads = job.newHeads >>> 2;
+  u32.copyWithin(newHeads, heads, heads + job.slots * 2);
+  job.newMeta.set(job.meta.subarray(0, job.slots * 2));
+  mergeLists(u32, newHeads, job.newMeta, job.slots, job.words, job.dest >>> 2, { groupSlots, starts, groups, targets, eids: sortedEids }, null);
+  return JobStatus.MERGED;
+}
