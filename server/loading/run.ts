@@ -12,7 +12,7 @@ import { LoadError } from "./errors.js";
 import { compileJob, type JobSource } from "./compile/job.js";
 import type { LineSource } from "./reader/index.js";
 import { readSource, type Interruption, type ReadOptions, type SourceReadResult } from "./read-source.js";
-import { appendBatch, batchSize, emptyBatch, type LoadBatch, type LoadSink } from "./sink.js";
+import { appendBatch, batchLimit, batchSize, emptyBatch, type LoadBatch, type LoadSink } from "./sink.js";
 import { readInThread } from "./worker/read-in-thread.js";
 import { noteEncodedLoadBatch } from "../persist/load-batch-codec.js";
 import type { LoadStatistics } from "./statistics.js";
@@ -141,8 +141,11 @@ class BatchWriter {
   get held(): number {
     return batchSize(this.batch);
   }
-  async maybeFlush(): Promise<void> {
-    if (!this.options.atomic && batchSize(this.batch) >= batchObjects(this.options)) await this.flush();
+  /** Writes the batch when it holds `limit` objects (a load's batch size, or less for a source's first batches); returns whether it did. */
+  async maybeFlush(limit: number): Promise<boolean> {
+    if (this.options.atomic || batchSize(this.batch) < limit) return false;
+    await this.flush();
+    return true;
   }
   async finish(): Promise<void> {
     await this.flush();
@@ -175,12 +178,13 @@ class BatchWriter {
 
 async function loadSource(js: JobSource, source: LineSource, sourceName: string, writer: BatchWriter, options: LoadOptions): Promise<SourceLoadResult> {
   const started = performance.now();
+  let written = 0;
   const read = await readSource(js, source, sourceName, readOptions(options), {
     batch: () => writer.current,
     interruption: () => interruptionOf(options),
     chunkDone: async (p) => {
       options.onProgress?.({ variable: js.variable, sourceName, ...p, elapsedMs: performance.now() - started });
-      await writer.maybeFlush();
+      if (await writer.maybeFlush(batchLimit(batchObjects(options), written))) written++;
       // Let other requests run between chunks of a long load.
       await new Promise((resolve) => setImmediate(resolve));
     },
