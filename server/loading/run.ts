@@ -46,7 +46,7 @@ export interface LoadOptions {
    * files; "inline" never.
    */
   reader?: "auto" | "thread" | "inline";
-  /** A batch is written at the first chunk end where it holds this many objects (default 262144). */
+  /** A batch is written at the first chunk end where it holds this many objects (default 393216; fewer for a source's first batches, see batchLimit). */
   batchObjects?: number;
 }
 
@@ -88,9 +88,10 @@ export const DEFAULT_MAX_LINE_LENGTH = 16 << 20;
  * is spread over many edges (sorting, its version, and above all the merge of its new edges
  * into each adjacency, one sequential pass over every list already stored: with 4M edges
  * loaded, a quarter as many batches cut the main thread's time by about a fifth); small enough
- * that applying one keeps other requests waiting at most about 150 ms.
+ * that applying one keeps other requests waiting at most about 150-200 ms (the target side's
+ * merge runs in the store's merge thread, beside the source side's).
  */
-const BATCH_OBJECTS = 262144;
+const BATCH_OBJECTS = 393216;
 /** Files at least this large are read in a reader thread (starting one costs tens of milliseconds). */
 const THREAD_MIN_BYTES = 8 << 20;
 
