@@ -11,7 +11,7 @@ import type { EdgeRun } from "./edge-plans.js";
 import type { PlannedWrite } from "./plan-writes.js";
 import { updateEdge } from "./apply-writes.js";
 import { RadixOrder } from "../tables/radix-order.js";
-import { JobStatus, joinMerge, mergeHelperFor, postMerge, warmMergeHelper, type PendingJob } from "../tables/merge-helper.js";
+import { JobStatus, joinMerge, mergeHelperFor, postMerge, warmMergeHelper, type NewEdges, type PendingJob } from "../tables/merge-helper.js";
 
 /** Items of one part: item indices must stay below 2^24 (the scratch buffers' reach). */
 const PART = 1 << 24;
@@ -146,9 +146,10 @@ function appendAtTargets(run: EdgeRun, n: number, created: number): void {
 }
 
 /**
- * appendAtTargets handed to the merge thread (merge-helper.ts): the new edges, in item order,
- * as (target slot, source vid, eid), with the target adjacency's merge prepared. Null when
- * the thread is not worth it (or not up): appendAtTargets then runs here.
+ * appendAtTargets handed to the merge thread (merge-helper.ts), with the target adjacency's
+ * merge prepared for every new edge (self-loops of an undirected type, stored once, leave
+ * the space a little larger than needed). Null when the thread is not worth it (or not up):
+ * appendAtTargets then runs here.
  */
 function postAtTargets(run: EdgeRun, inn: Adjacency, n: number, created: number): PendingJob | null {
   // Even one list per new edge would not make a merge pay: appended list by list, here.
@@ -156,32 +157,16 @@ function postAtTargets(run: EdgeRun, inn: Adjacency, n: number, created: number)
   const helper = mergeHelperFor(created);
   if (helper === null) return null;
   const s = scratch;
-  const { dst, newTargets, newSources, newEids, newItems, qOfItem } = s;
-  const undirected = !run.table.directed;
-  const { keys, sources, eids } = helper.input(created);
-  qOfItem.fill(-1, 0, n);
-  for (let q = 0; q < created; q++) qOfItem[newItems[q]] = q;
-  let m = 0;
-  let last = 0;
-  for (let k = 0; k < n; k++) {
-    const q = qOfItem[k];
-    if (q < 0 || (undirected && newSources[q] === newTargets[q])) continue; // a self-loop is stored once
-    const key = dst[k];
-    keys[m] = key;
-    sources[m] = newSources[q];
-    eids[m++] = newEids[q];
-    if (key > last) last = key;
-  }
-  if (m === 0) return null;
-  const prepared = inn.prepareMerge(last, m);
-  return postMerge(helper, run.table.ctx.space.arena.memory.buffer, prepared, m);
+  const prepared = inn.prepareMerge(run.toTable.slotCount - 1, created);
+  const edges: NewEdges = { items: n, created, undirected: !run.table.directed, dst: s.dst, newTargets: s.newTargets, newSources: s.newSources, newEids: s.newEids, newItems: s.newItems };
+  return postMerge(helper, run.table.ctx.space.arena.memory.buffer, prepared, edges);
 }
 
 /** Take the merge thread's work on the target side; false when it failed (nothing changed: the caller does the work). */
 function joinAtTargets(inn: Adjacency, job: PendingJob): boolean {
   const result = joinMerge(job);
   if (result.status === JobStatus.FAILED) {
-    if (result.spaceReusable) inn.abandonPreparedMerge(job.prepared);
+    inn.abandonPreparedMerge(job.prepared, !result.spaceReusable);
     return false;
   }
   if (result.status === JobStatus.MERGED) {
@@ -304,17 +289,18 @@ function hash(key: number): number {
 /** Buffers reused by every run (one writer per store, and a run never starts inside another). */
 class Scratch {
   src = new Int32Array(0);
-  dst = new Int32Array(0);
+  /** Shared memory, as the new edges' arrays below: the merge thread reads them (postAtTargets). */
+  dst = sharedInt32(0);
   /** Target slots of the items that created an edge, and those items (appendAtTargets). */
   targetKeys = new Int32Array(0);
   targetItems = new Int32Array(0);
   private readonly order = new RadixOrder();
   /** Item → index of the new edge it created (for the items that created one). */
   qOfItem = new Int32Array(0);
-  newTargets = new Uint32Array(0);
-  newEids = new Int32Array(0);
-  newSources = new Uint32Array(0);
-  newItems = new Int32Array(0);
+  newTargets = sharedUint32(0);
+  newEids = sharedInt32(0);
+  newSources = sharedUint32(0);
+  newItems = sharedInt32(0);
   sortedTargets = new Uint32Array(0);
   sortedEids = new Int32Array(0);
   readonly set = new TargetSet();
@@ -350,7 +336,7 @@ class Scratch {
     if (this.src.length < n) {
       const size = Math.max(n, this.src.length * 2, 1024);
       this.src = new Int32Array(size);
-      this.dst = new Int32Array(size);
+      this.dst = sharedInt32(size);
       this.qOfItem = new Int32Array(size);
       this.targetKeys = new Int32Array(size);
       this.targetItems = new Int32Array(size);
@@ -367,14 +353,17 @@ class Scratch {
   reserve(count: number): void {
     if (this.newTargets.length >= count) return;
     const size = Math.max(count, this.newTargets.length * 2, 1024);
-    this.newTargets = grown(this.newTargets, new Uint32Array(size));
-    this.newEids = grown(this.newEids, new Int32Array(size));
-    this.newSources = grown(this.newSources, new Uint32Array(size));
-    this.newItems = grown(this.newItems, new Int32Array(size));
+    this.newTargets = grown(this.newTargets, sharedUint32(size));
+    this.newEids = grown(this.newEids, sharedInt32(size));
+    this.newSources = grown(this.newSources, sharedUint32(size));
+    this.newItems = grown(this.newItems, sharedInt32(size));
     this.sortedTargets = new Uint32Array(size);
     this.sortedEids = new Int32Array(size);
   }
 }
+
+const sharedInt32 = (length: number) => new Int32Array(new SharedArrayBuffer(length * 4));
+const sharedUint32 = (length: number) => new Uint32Array(new SharedArrayBuffer(length * 4));
 
 function grown<T extends Uint32Array | Int32Array>(old: T, next: T): T {
   next.set(old);

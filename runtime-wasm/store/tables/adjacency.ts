@@ -345,7 +345,7 @@ export class Adjacency {
 
   /**
    * Space for a merge another thread runs (merge-thread.ts): fresh heads, meta and list range
-   * for up to `added` new entries at slots up to `lastSlot`, which that thread fills from
+   * for up to `added` new entries at slots up to `lastSlot` (both may be upper bounds), which that thread fills from
    * this adjacency's current lists (it only reads them). Nothing here changes until
    * `adoptPreparedMerge`; `abandonPreparedMerge` gives the space back.
    */
@@ -367,17 +367,26 @@ export class Adjacency {
     };
   }
 
-  /** Take a merge another thread ran into `prepared` (with `merge`'s groups, which must be all of `added`). */
+  /** Take a merge another thread ran into `prepared` with `merge`'s groups (at most the entries prepared for). */
   adoptPreparedMerge(prepared: PreparedMerge, merge: MergeGroups): void {
     this.space.release(this.heads);
     this.heads = prepared.newHeads;
     this.spareMeta = this.meta;
     this.meta = prepared.newMeta;
-    this.adoptMerged(prepared.region, prepared.total, merge, true);
+    const added = merge.starts[merge.groups] - merge.starts[0];
+    this.adoptMerged(prepared.region, Math.max(8, (this.entryCount + added) * this.entryBytes), merge, true);
   }
 
-  /** Give back the space of a merge not run (or run and not taken). */
-  abandonPreparedMerge(prepared: PreparedMerge): void {
+  /**
+   * Give back the space of a merge not run (or run and not taken). When the thread given it
+   * may still write there (it did not answer in time), the space is left to it instead: never
+   * reused, not even the spare meta.
+   */
+  abandonPreparedMerge(prepared: PreparedMerge, threadMayWrite = false): void {
+    if (threadMayWrite) {
+      if (this.spareMeta === prepared.newMeta) this.spareMeta = sharedInt32(0);
+      return;
+    }
     this.space.release(prepared.region);
     this.space.release(prepared.newHeads);
   }
@@ -827,7 +836,7 @@ export interface PreparedMerge {
   meta: Int32Array;
   newHeads: Region;
   newMeta: Int32Array;
-  /** The range the lists go to, and the bytes they fill. */
+  /** The range the lists go to, and the bytes they fill at most. */
   region: Region;
   total: number;
 }

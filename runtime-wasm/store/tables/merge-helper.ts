@@ -27,11 +27,24 @@ export const JobStatus = {
 } as const;
 export type JobStatus = (typeof JobStatus)[keyof typeof JobStatus];
 
-/** The shared arrays of a job: its entries in item order (in), then sorted and grouped by key (out). */
+/** A run's new edges as bulk linking found them (link-edges.ts), in shared memory: the thread puts them in item order itself. */
+export interface NewEdges {
+  /** Items of the run, and the new edges among them. */
+  items: number;
+  created: number;
+  /** An undirected type stores a self-loop once (not again at its target). */
+  undirected: boolean;
+  /** Per item: its target slot. */
+  dst: Int32Array;
+  /** Per new edge (in the order found): target vid, source vid, eid, and the item that created it. */
+  newTargets: Uint32Array;
+  newSources: Uint32Array;
+  newEids: Int32Array;
+  newItems: Int32Array;
+}
+
+/** The shared arrays a job's result is written to: the target side's entries sorted and grouped by slot. */
 export interface JobBuffers {
-  keys: SharedArrayBuffer;
-  sources: SharedArrayBuffer;
-  eids: SharedArrayBuffer;
   sortedTargets: SharedArrayBuffer;
   sortedEids: SharedArrayBuffer;
   groupSlots: SharedArrayBuffer;
@@ -42,8 +55,7 @@ export interface MergeJob {
   memory: SharedArrayBuffer;
   control: SharedArrayBuffer;
   buffers: JobBuffers;
-  /** Entries of the job. */
-  count: number;
+  edges: NewEdges;
   rule: PreparedMerge["rule"];
   slots: number;
   words: 1 | 2;
@@ -76,7 +88,6 @@ export const mergeHelperSettings = {
 export interface PendingJob {
   helper: MergeHelper;
   prepared: PreparedMerge;
-  count: number;
 }
 
 /** What the join gives: the entries sorted and grouped (for MERGED or SORTED), or nothing (the writer redoes the work). */
@@ -101,19 +112,17 @@ class MergeHelper {
     return !this.broken && Atomics.load(this.control, CONTROL_READY) === 1;
   }
 
-  /** Typed views of the job arrays for `count` entries, grown when needed. */
-  input(count: number): { keys: Int32Array; sources: Uint32Array; eids: Int32Array } {
-    if (this.capacity < count) {
-      const size = Math.max(count, this.capacity * 2);
-      const sab = (words: number) => new SharedArrayBuffer(words * 4);
-      this.buffers = { keys: sab(size), sources: sab(size), eids: sab(size), sortedTargets: sab(size), sortedEids: sab(size), groupSlots: sab(size + 1), groupStarts: sab(size + 1) };
-      this.capacity = size;
-    }
-    const b = this.buffers!;
-    return { keys: new Int32Array(b.keys), sources: new Uint32Array(b.sources), eids: new Int32Array(b.eids) };
+  /** Room for the results of `count` new edges. */
+  private fit(count: number): void {
+    if (this.capacity >= count) return;
+    const size = Math.max(count, this.capacity * 2);
+    const sab = (words: number) => new SharedArrayBuffer(words * 4);
+    this.buffers = { sortedTargets: sab(size), sortedEids: sab(size), groupSlots: sab(size + 1), groupStarts: sab(size + 1) };
+    this.capacity = size;
   }
 
-  post(memory: SharedArrayBuffer, prepared: PreparedMerge, count: number): void {
+  post(memory: SharedArrayBuffer, prepared: PreparedMerge, edges: NewEdges): void {
+    this.fit(edges.created);
     const fault = mergeHelperSettings.nextFault;
     mergeHelperSettings.nextFault = undefined;
     Atomics.store(this.control, CONTROL_STATUS, JobStatus.PENDING);
@@ -121,7 +130,7 @@ class MergeHelper {
       memory,
       control: this.control.buffer as SharedArrayBuffer,
       buffers: this.buffers!,
-      count,
+      edges,
       rule: prepared.rule,
       slots: prepared.slots,
       words: prepared.words,
@@ -191,10 +200,10 @@ export function warmMergeHelper(count: number): void {
   if (mergeHelperSettings.enabled && count >= mergeHelperSettings.minEntries && (helper === null || helper.broken)) helper = new MergeHelper();
 }
 
-/** Hand a prepared merge of the entries already in `helper.input(count)` to the thread. */
-export function postMerge(h: MergeHelper, memory: SharedArrayBuffer, prepared: PreparedMerge, count: number): PendingJob {
-  h.post(memory, prepared, count);
-  return { helper: h, prepared, count };
+/** Hand a run's new edges and the target side's prepared merge to the thread. */
+export function postMerge(h: MergeHelper, memory: SharedArrayBuffer, prepared: PreparedMerge, edges: NewEdges): PendingJob {
+  h.post(memory, prepared, edges);
+  return { helper: h, prepared };
 }
 
 /**

@@ -5,7 +5,7 @@
 // would). It only reads the current lists, heads and meta.
 import { parentPort, workerData } from "node:worker_threads";
 import { mergePays } from "./adjacency.js";
-import { CONTROL_GROUPS, CONTROL_READY, CONTROL_STATUS, JobStatus, type MergeJob } from "./merge-helper.js";
+import { CONTROL_GROUPS, CONTROL_READY, CONTROL_STATUS, JobStatus, type MergeJob, type NewEdges } from "./merge-helper.js";
 import { mergeLists } from "./merge-lists.js";
 import { RadixOrder } from "./radix-order.js";
 
@@ -30,10 +30,7 @@ function runJob(job: MergeJob): JobStatus {
   if (job.fault?.kind === "throw") throw new Error("merge thread: injected fault");
   if (job.fault?.kind === "stall") Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, job.fault.ms);
   const b = job.buffers;
-  const n = job.count;
-  const keys = new Int32Array(b.keys);
-  const sources = new Uint32Array(b.sources);
-  const eids = new Int32Array(b.eids);
+  const { keys, sources, eids, count: n } = inItemOrder(job.edges);
   const targets = new Uint32Array(b.sortedTargets);
   const sortedEids = new Int32Array(b.sortedEids);
   const groupSlots = new Int32Array(b.groupSlots);
@@ -62,4 +59,31 @@ function runJob(job: MergeJob): JobStatus {
   job.newMeta.set(job.meta.subarray(0, job.slots * 2));
   mergeLists(u32, newHeads, job.newMeta, job.slots, job.words, job.dest >>> 2, { groupSlots, starts, groups, targets, eids: sortedEids }, null);
   return JobStatus.MERGED;
+}
+
+let qOfItem = new Int32Array(0);
+let keys = new Int32Array(0);
+let sources = new Uint32Array(0);
+let eids = new Int32Array(0);
+
+/** The new edges in item order (the order each target's list gets them in), as (target slot, source vid, eid). */
+function inItemOrder(edges: NewEdges): { keys: Int32Array; sources: Uint32Array; eids: Int32Array; count: number } {
+  const { items, created, undirected, dst, newTargets, newSources, newEids, newItems } = edges;
+  if (qOfItem.length < items) qOfItem = new Int32Array(items);
+  if (keys.length < created) {
+    keys = new Int32Array(created);
+    sources = new Uint32Array(created);
+    eids = new Int32Array(created);
+  }
+  qOfItem.fill(-1, 0, items);
+  for (let q = 0; q < created; q++) qOfItem[newItems[q]] = q;
+  let m = 0;
+  for (let k = 0; k < items; k++) {
+    const q = qOfItem[k];
+    if (q < 0 || (undirected && newSources[q] === newTargets[q])) continue; // a self-loop is stored once
+    keys[m] = dst[k];
+    sources[m] = newSources[q];
+    eids[m++] = newEids[q];
+  }
+  return { keys, sources, eids, count: m };
 }
