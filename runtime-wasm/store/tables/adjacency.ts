@@ -339,14 +339,15 @@ export class Adjacency {
     this.heads = this.space.writable(this.heads!);
     const merge: MergeGroups = { groupSlots, starts, groups, targets, eids };
     const grown = this.filter === null ? null : (local: number, deg: number, count: number, list: number, first: number) => this.noteGrown(local, deg, count, list, first, merge);
-    mergeLists(this.space.arena.u32, this.heads.addr >>> 2, this.meta, this.slots, words, region.addr >>> 2, merge, grown);
+    const heads = this.heads.addr >>> 2;
+    mergeLists(this.space.arena.u32, { from: heads, to: heads, metaFrom: this.meta, metaTo: this.meta }, this.slots, words, region.addr >>> 2, merge, grown);
     this.adoptMerged(region, total, merge, false);
   }
 
   /**
    * Space for a merge another thread runs (merge-thread.ts): fresh heads, meta and list range
-   * for up to `added` new entries at slots up to `lastSlot` (both may be upper bounds), which that thread fills from
-   * this adjacency's current lists (it only reads them). Nothing here changes until
+   * for up to `added` new entries at slots up to `lastSlot` (both may be upper bounds), which
+   * that thread fills from this adjacency's current lists, heads and meta (it only reads them). Nothing here changes until
    * `adoptPreparedMerge`; `abandonPreparedMerge` gives the space back.
    */
   prepareMerge(lastSlot: number, added: number): PreparedMerge {
@@ -831,7 +832,7 @@ export interface PreparedMerge {
   rule: { slots: number; words: number; packed: boolean };
   slots: number;
   words: 1 | 2;
-  /** The current heads and meta (read only), and their fresh copies to write. */
+  /** The current heads and meta (read only), and the fresh ones the merge writes for every slot. */
   heads: Region;
   meta: Int32Array;
   newHeads: Region;

@@ -20,16 +20,28 @@ export interface MergeGroups {
 /** Told of each list that grew, at its new place (word `list`), in slot order: `count` new entries after `deg` old ones, from entry `first` of the groups' arrays. */
 export type GrownList = (local: number, deg: number, count: number, list: number, first: number) => void;
 
+/** Where a merge reads a slot's head and meta, and where it writes them (the same arrays to update in place). */
+export interface MergeHeads {
+  /** Word of the first head ([address, degree] pairs) read, and of the first written. */
+  from: number;
+  to: number;
+  metaFrom: Int32Array;
+  metaTo: Int32Array;
+}
+
 /**
- * Rewrite the lists of `slots` slots (heads at word `heads` of `u32`: [address, degree] pairs;
- * `meta` beside them) back to back from word `dest`, appending each group's entries to its
- * slot's list. Heads and meta are updated in place: every list ends up at its new address
- * with capacity = degree in chunk 0 (slots without a list in none). Old lists are only read,
- * so the old range stays valid for whoever still reads it. Lists back to back in the old
- * space are copied as one range.
+ * Rewrite the lists of `slots` slots back to back from word `dest`, appending each group's
+ * entries to its slot's list; every list ends up at its new address with capacity = degree
+ * in chunk 0 (slots without a list in none). Heads and meta are read from `heads.from` and
+ * `heads.metaFrom` and written to `heads.to` and `heads.metaTo`: the same arrays (in place,
+ * the writer), or fresh ones filled for every slot (the merge thread, which leaves the
+ * current ones as they are). Old lists are only read, so the old range stays valid for
+ * whoever still reads it. Lists back to back in the old space are copied as one range.
  */
-export function mergeLists(u32: Uint32Array, heads: number, meta: Int32Array, slots: number, words: number, dest: number, g: MergeGroups, grown: GrownList | null): void {
+export function mergeLists(u32: Uint32Array, heads: MergeHeads, slots: number, words: number, dest: number, g: MergeGroups, grown: GrownList | null): void {
   const { groupSlots, starts, groups, targets, eids } = g;
+  const { metaFrom, metaTo } = heads;
+  const fresh = heads.from !== heads.to;
   // Word positions: p where the next list goes; [runFrom, runEnd) old entries still to be
   // copied to runTo.
   let p = dest;
@@ -39,14 +51,16 @@ export function mergeLists(u32: Uint32Array, heads: number, meta: Int32Array, sl
   let next = 0;
   let nextGroupSlot = groups > 0 ? groupSlots[0] : -1;
   for (let local = 0; local < slots; local++) {
-    const h = heads + local * 2;
+    const h = heads.from + local * 2;
+    const out = heads.to + local * 2;
     const deg = u32[h + 1];
     if (local !== nextGroupSlot) {
       if (deg === 0) {
-        if ((meta[local * 2 + 1] & CHUNK_MASK) !== NO_CHUNK) {
-          u32[h] = 0;
-          meta[local * 2] = 0;
-          meta[local * 2 + 1] = NO_CHUNK | (meta[local * 2 + 1] & INDEXED);
+        if (fresh || (metaFrom[local * 2 + 1] & CHUNK_MASK) !== NO_CHUNK) {
+          u32[out] = 0;
+          u32[out + 1] = 0;
+          metaTo[local * 2] = 0;
+          metaTo[local * 2 + 1] = NO_CHUNK | (metaFrom[local * 2 + 1] & INDEXED);
         }
         continue;
       }
@@ -57,10 +71,11 @@ export function mergeLists(u32: Uint32Array, heads: number, meta: Int32Array, sl
         runTo = p;
       }
       runEnd = from + deg * words;
-      u32[h] = p << 2;
+      u32[out] = p << 2;
+      u32[out + 1] = deg;
       p += deg * words;
-      meta[local * 2] = deg;
-      meta[local * 2 + 1] &= INDEXED;
+      metaTo[local * 2] = deg;
+      metaTo[local * 2 + 1] = metaFrom[local * 2 + 1] & INDEXED;
       continue;
     }
     // A list that grows: its old entries, then the new ones.
@@ -75,7 +90,7 @@ export function mergeLists(u32: Uint32Array, heads: number, meta: Int32Array, sl
     }
     copyWords(u32, runTo, runFrom, runEnd);
     const list = p;
-    u32[h] = p << 2;
+    u32[out] = p << 2;
     p += deg * words;
     const first = starts[next];
     const count = starts[next + 1] - first;
@@ -87,9 +102,9 @@ export function mergeLists(u32: Uint32Array, heads: number, meta: Int32Array, sl
         u32[p++] = eids[k];
       }
     }
-    u32[h + 1] = deg + count;
-    meta[local * 2] = deg + count;
-    meta[local * 2 + 1] &= INDEXED;
+    u32[out + 1] = deg + count;
+    metaTo[local * 2] = deg + count;
+    metaTo[local * 2 + 1] = metaFrom[local * 2 + 1] & INDEXED;
     if (grown !== null) grown(local, deg, count, list, first);
     runFrom = runEnd = 0;
     runTo = p;

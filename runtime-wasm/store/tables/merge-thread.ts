@@ -1,8 +1,8 @@
 // The merge thread (merge-helper.ts): per job, orders a run's new edges by target slot
 // (stable: item order within a slot), groups them, and when a merge pays, rewrites the
-// target-side adjacency into the space the writer prepared: fresh heads and meta copied from
-// the current ones, then every list copied with its new entries (mergeLists, as the writer
-// would). It only reads the current lists, heads and meta.
+// target-side adjacency into the space the writer prepared: every list copied with its new
+// entries (mergeLists, as the writer would), heads and meta written to fresh arrays. It only
+// reads the current lists, heads and meta.
 import { parentPort, workerData } from "node:worker_threads";
 import { mergePays } from "./adjacency.js";
 import { CONTROL_GROUPS, CONTROL_READY, CONTROL_STATUS, JobStatus, type MergeJob, type NewEdges } from "./merge-helper.js";
@@ -52,12 +52,8 @@ function runJob(job: MergeJob): JobStatus {
   starts[groups] = n;
   Atomics.store(control, CONTROL_GROUPS, groups);
   if (groups === 0 || !mergePays(job.rule.slots, job.rule.words, groups, job.rule.packed)) return JobStatus.SORTED;
-  const u32 = new Uint32Array(job.memory);
-  const heads = job.heads >>> 2;
-  const newHeads = job.newHeads >>> 2;
-  u32.copyWithin(newHeads, heads, heads + job.slots * 2);
-  job.newMeta.set(job.meta.subarray(0, job.slots * 2));
-  mergeLists(u32, newHeads, job.newMeta, job.slots, job.words, job.dest >>> 2, { groupSlots, starts, groups, targets, eids: sortedEids }, null);
+  const heads = { from: job.heads >>> 2, to: job.newHeads >>> 2, metaFrom: job.meta, metaTo: job.newMeta };
+  mergeLists(new Uint32Array(job.memory), heads, job.slots, job.words, job.dest >>> 2, { groupSlots, starts, groups, targets, eids: sortedEids }, null);
   return JobStatus.MERGED;
 }
 
