@@ -12,7 +12,7 @@ import { LoadError } from "./errors.js";
 import { compileJob, type JobSource } from "./compile/job.js";
 import type { LineSource } from "./reader/index.js";
 import { readSource, type Interruption, type ReadOptions, type SourceReadResult } from "./read-source.js";
-import { appendBatch, batchSize, emptyBatch, type LoadBatch, type LoadSink } from "./sink.js";
+import { appendBatch, batchLimit, batchSize, emptyBatch, type LoadBatch, type LoadSink } from "./sink.js";
 import { readInThread } from "./worker/read-in-thread.js";
 import { noteEncodedLoadBatch } from "../persist/load-batch-codec.js";
 import type { LoadStatistics } from "./statistics.js";
@@ -46,7 +46,7 @@ export interface LoadOptions {
    * files; "inline" never.
    */
   reader?: "auto" | "thread" | "inline";
-  /** A batch is written at the first chunk end where it holds this many objects (default 262144). */
+  /** A batch is written at the first chunk end where it holds this many objects (default 393216; fewer for a source's first batches, see batchLimit). */
   batchObjects?: number;
 }
 
@@ -88,9 +88,10 @@ export const DEFAULT_MAX_LINE_LENGTH = 16 << 20;
  * is spread over many edges (sorting, its version, and above all the merge of its new edges
  * into each adjacency, one sequential pass over every list already stored: with 4M edges
  * loaded, a quarter as many batches cut the main thread's time by about a fifth); small enough
- * that applying one keeps other requests waiting at most about 150 ms.
+ * that applying one keeps other requests waiting at most about 150-200 ms (the target side's
+ * merge runs in the store's merge thread, beside the source side's).
  */
-const BATCH_OBJECTS = 262144;
+const BATCH_OBJECTS = 393216;
 /** Files at least this large are read in a reader thread (starting one costs tens of milliseconds). */
 const THREAD_MIN_BYTES = 8 << 20;
 
@@ -141,8 +142,11 @@ class BatchWriter {
   get held(): number {
     return batchSize(this.batch);
   }
-  async maybeFlush(): Promise<void> {
-    if (!this.options.atomic && batchSize(this.batch) >= batchObjects(this.options)) await this.flush();
+  /** Writes the batch when it holds `limit` objects (a load's batch size, or less for a source's first batches); returns whether it did. */
+  async maybeFlush(limit: number): Promise<boolean> {
+    if (this.options.atomic || batchSize(this.batch) < limit) return false;
+    await this.flush();
+    return true;
   }
   async finish(): Promise<void> {
     await this.flush();
@@ -175,12 +179,13 @@ class BatchWriter {
 
 async function loadSource(js: JobSource, source: LineSource, sourceName: string, writer: BatchWriter, options: LoadOptions): Promise<SourceLoadResult> {
   const started = performance.now();
+  let written = 0;
   const read = await readSource(js, source, sourceName, readOptions(options), {
     batch: () => writer.current,
     interruption: () => interruptionOf(options),
     chunkDone: async (p) => {
       options.onProgress?.({ variable: js.variable, sourceName, ...p, elapsedMs: performance.now() - started });
-      await writer.maybeFlush();
+      if (await writer.maybeFlush(batchLimit(batchObjects(options), written))) written++;
       // Let other requests run between chunks of a long load.
       await new Promise((resolve) => setImmediate(resolve));
     },

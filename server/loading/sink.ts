@@ -91,6 +91,19 @@ export interface LoadBatch {
   edgeDeletes: EdgeDelete[];
 }
 
+/**
+ * A source's first batches are smaller (this many objects, doubling up to the load's batch
+ * size): when a reader thread parses the file, the store has nothing to do until the first
+ * batch arrives, and a small one arrives soon. Small batches cost little while the graph is
+ * small (a batch's merges pass over the lists stored so far).
+ */
+const FIRST_BATCH_OBJECTS = 32768;
+
+/** Objects at which a source's batch number `written` (from 0) is written, for a load of `batchObjects`-object batches. */
+export function batchLimit(batchObjects: number, written: number): number {
+  return written >= 24 ? batchObjects : Math.min(batchObjects, FIRST_BATCH_OBJECTS * 2 ** written);
+}
+
 export function emptyBatch(): LoadBatch {
   return { vertices: [], edgeRuns: [], vertexDeletes: [], edgeDeletes: [] };
 }

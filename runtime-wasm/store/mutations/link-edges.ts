@@ -4,16 +4,21 @@
 // new edges are sorted by target and appended to the lists at their other end the same way.
 // The result equals applying the items one by one in order: an item finds the edge an earlier
 // item created (and updates it), items of one edge keep their order, lists keep item order.
+// For long runs, the target side (sort and merge) runs in the merge thread (merge-helper.ts)
+// while this thread merges the source side.
 import { SCAN_LIMIT, type Adjacency } from "../tables/adjacency.js";
 import type { EdgeRun } from "./edge-plans.js";
 import type { PlannedWrite } from "./plan-writes.js";
 import { updateEdge } from "./apply-writes.js";
+import { RadixOrder } from "../tables/radix-order.js";
+import { JobStatus, joinMerge, mergeHelperFor, postMerge, warmMergeHelper, type NewEdges, type PendingJob } from "../tables/merge-helper.js";
 
 /** Items of one part: item indices must stay below 2^24 (the scratch buffers' reach). */
 const PART = 1 << 24;
 const NONE = -2;
 
 export function linkRun(run: EdgeRun, fromLocals: Int32Array, toLocals: Int32Array, writes: PlannedWrite[][]): void {
+  warmMergeHelper(run.end - run.start);
   for (let start = run.start; start < run.end; start += PART) linkPart(run, start, Math.min(run.end, start + PART), fromLocals, toLocals, writes);
 }
 
@@ -55,8 +60,12 @@ function linkPart(run: EdgeRun, start: number, end: number, fromLocals: Int32Arr
   if (created === 0) return;
   if (lowerFirst) appendBothEnds(out, n, created);
   else {
+    // The target side goes to the merge thread when that pays, while this thread merges the
+    // source side; both are done before the run is (and long before the version is published).
+    const inn = table.adjacency("in", toTable.ordinal);
+    const job = inn === out ? null : postAtTargets(run, inn, n, created);
     appendGroups(out, s.newTargets, s.newEids, created);
-    appendAtTargets(run, n, created);
+    if (job === null || !joinAtTargets(inn, job)) appendAtTargets(run, n, created);
   }
   table.edgeCount += created;
   table.dirty = true;
@@ -134,6 +143,40 @@ function appendAtTargets(run: EdgeRun, n: number, created: number): void {
   }
   s.groupSorted(targetKeys, order, m);
   appendGroups(inn, sortedTargets, sortedEids, m);
+}
+
+/**
+ * appendAtTargets handed to the merge thread (merge-helper.ts), with the target adjacency's
+ * merge prepared for every new edge (self-loops of an undirected type, stored once, leave
+ * the space a little larger than needed). Null when the thread is not worth it (or not up):
+ * appendAtTargets then runs here.
+ */
+function postAtTargets(run: EdgeRun, inn: Adjacency, n: number, created: number): PendingJob | null {
+  // Even one list per new edge would not make a merge pay: appended list by list, here.
+  if (!inn.mergePays(created)) return null;
+  const helper = mergeHelperFor(created);
+  if (helper === null) return null;
+  const s = scratch;
+  const prepared = inn.prepareMerge(run.toTable.slotCount - 1, created);
+  const edges: NewEdges = { items: n, created, undirected: !run.table.directed, dst: s.dst, newTargets: s.newTargets, newSources: s.newSources, newEids: s.newEids, newItems: s.newItems };
+  return postMerge(helper, run.table.ctx.space.arena.memory.buffer, prepared, edges);
+}
+
+/** Take the merge thread's work on the target side; false when it failed (nothing changed: the caller does the work). */
+function joinAtTargets(inn: Adjacency, job: PendingJob): boolean {
+  const result = joinMerge(job);
+  if (result.status === JobStatus.FAILED) {
+    inn.abandonPreparedMerge(job.prepared, !result.spaceReusable);
+    return false;
+  }
+  if (result.status === JobStatus.MERGED) {
+    inn.adoptPreparedMerge(job.prepared, result.groups);
+    return true;
+  }
+  inn.abandonPreparedMerge(job.prepared);
+  const { groupSlots, starts, groups, targets, eids } = result.groups;
+  for (let g = 0; g < groups; g++) inn.appendMany(groupSlots[g], targets, eids, starts[g], starts[g + 1] - starts[g]);
+  return true;
 }
 
 /**
@@ -239,10 +282,6 @@ class TargetSet {
   }
 }
 
-const RADIX_BITS = 11;
-const RADIX_BUCKETS = 1 << RADIX_BITS;
-const RADIX_MASK = RADIX_BUCKETS - 1;
-
 function hash(key: number): number {
   return Math.imul(key ^ (key >>> 16), 0x45d9f3b) ^ (key >>> 13);
 }
@@ -250,22 +289,18 @@ function hash(key: number): number {
 /** Buffers reused by every run (one writer per store, and a run never starts inside another). */
 class Scratch {
   src = new Int32Array(0);
-  dst = new Int32Array(0);
+  /** Shared memory, as the new edges' arrays below: the merge thread reads them (postAtTargets). */
+  dst = sharedInt32(0);
   /** Target slots of the items that created an edge, and those items (appendAtTargets). */
   targetKeys = new Int32Array(0);
   targetItems = new Int32Array(0);
-  /** The two halves of the radix sort: item indices, and their keys beside them. */
-  private sortA = new Int32Array(0);
-  private sortB = new Int32Array(0);
-  private keysA = new Int32Array(0);
-  private keysB = new Int32Array(0);
-  private readonly counts = new Int32Array(RADIX_BUCKETS);
+  private readonly order = new RadixOrder();
   /** Item → index of the new edge it created (for the items that created one). */
   qOfItem = new Int32Array(0);
-  newTargets = new Uint32Array(0);
-  newEids = new Int32Array(0);
-  newSources = new Uint32Array(0);
-  newItems = new Int32Array(0);
+  newTargets = sharedUint32(0);
+  newEids = sharedInt32(0);
+  newSources = sharedUint32(0);
+  newItems = sharedInt32(0);
   sortedTargets = new Uint32Array(0);
   sortedEids = new Int32Array(0);
   readonly set = new TargetSet();
@@ -301,75 +336,34 @@ class Scratch {
     if (this.src.length < n) {
       const size = Math.max(n, this.src.length * 2, 1024);
       this.src = new Int32Array(size);
-      this.dst = new Int32Array(size);
+      this.dst = sharedInt32(size);
       this.qOfItem = new Int32Array(size);
       this.targetKeys = new Int32Array(size);
       this.targetItems = new Int32Array(size);
-      this.sortA = new Int32Array(size);
-      this.sortB = new Int32Array(size);
-      this.keysA = new Int32Array(size);
-      this.keysB = new Int32Array(size);
     }
     return this;
   }
 
-  /**
-   * The indices 0..n-1 ordered by key[i] (slots: non-negative), equal keys in index order:
-   * a least-significant-digit radix sort, 11 bits a pass, as many passes as the largest key
-   * needs (two for a million slots). Each item's key moves with it, so that every pass reads
-   * keys in order rather than through the permutation. The result is a view of a scratch
-   * buffer, valid until the next call.
-   */
+  /** Items 0..n-1 by key, stable (RadixOrder.sort): a view valid until the next call. */
   sortItems(key: Int32Array, n: number): Int32Array {
-    let a = this.sortA;
-    let b = this.sortB;
-    let ka = this.keysA;
-    let kb = this.keysB;
-    let max = 0;
-    for (let i = 0; i < n; i++) {
-      const k = key[i];
-      a[i] = i;
-      ka[i] = k;
-      if (k > max) max = k;
-    }
-    const counts = this.counts;
-    for (let shift = 0; shift === 0 || (shift < 32 && max >>> shift > 0); shift += RADIX_BITS) {
-      counts.fill(0);
-      for (let i = 0; i < n; i++) counts[(ka[i] >>> shift) & RADIX_MASK]++;
-      let sum = 0;
-      for (let d = 0; d < RADIX_BUCKETS; d++) {
-        const c = counts[d];
-        counts[d] = sum;
-        sum += c;
-      }
-      for (let i = 0; i < n; i++) {
-        const k = ka[i];
-        const at = counts[(k >>> shift) & RADIX_MASK]++;
-        b[at] = a[i];
-        kb[at] = k;
-      }
-      let t = a;
-      a = b;
-      b = t;
-      t = ka;
-      ka = kb;
-      kb = t;
-    }
-    return a.subarray(0, n);
+    return this.order.sort(key, n);
   }
 
   /** Room for `count` new edges. */
   reserve(count: number): void {
     if (this.newTargets.length >= count) return;
     const size = Math.max(count, this.newTargets.length * 2, 1024);
-    this.newTargets = grown(this.newTargets, new Uint32Array(size));
-    this.newEids = grown(this.newEids, new Int32Array(size));
-    this.newSources = grown(this.newSources, new Uint32Array(size));
-    this.newItems = grown(this.newItems, new Int32Array(size));
+    this.newTargets = grown(this.newTargets, sharedUint32(size));
+    this.newEids = grown(this.newEids, sharedInt32(size));
+    this.newSources = grown(this.newSources, sharedUint32(size));
+    this.newItems = grown(this.newItems, sharedInt32(size));
     this.sortedTargets = new Uint32Array(size);
     this.sortedEids = new Int32Array(size);
   }
 }
+
+const sharedInt32 = (length: number) => new Int32Array(new SharedArrayBuffer(length * 4));
+const sharedUint32 = (length: number) => new Uint32Array(new SharedArrayBuffer(length * 4));
 
 function grown<T extends Uint32Array | Int32Array>(old: T, next: T): T {
   next.set(old);

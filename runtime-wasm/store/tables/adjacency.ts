@@ -8,6 +8,7 @@
 import type { Region, Space } from "../memory/space.js";
 import { EdgeFilter } from "./edge-filter.js";
 import { EdgeKeyIndex } from "./edge-index.js";
+import { CHUNK_MASK, INDEXED, mergeLists, NO_CHUNK, type MergeGroups } from "./merge-lists.js";
 
 interface Chunk {
   region: Region;
@@ -29,10 +30,6 @@ const OWN_CHUNK = 64 * 1024;
 export const SCAN_LIMIT = 32;
 /** Lists longer than this are searched through the key index rather than scanned. */
 const INDEX_LIMIT = 4096;
-/** Host metadata per slot: [capacity, chunk id | INDEXED]; chunk id NO_CHUNK when the slot has no list. */
-const NO_CHUNK = 0x3fffffff;
-const CHUNK_MASK = 0x3fffffff;
-const INDEXED = 0x40000000;
 /**
  * Appending to a list costs about this many times a slot's step in `mergeAppend` (measured on
  * a 4M-edge load: ~250 ns for a list, mostly cache misses and moves, against ~10 ns a slot
@@ -53,8 +50,13 @@ export class Adjacency {
   slots = 0;
   /** u32 pairs [list address, degree] per slot. */
   heads: Region | null = null;
-  /** Writer-only metadata per slot (see NO_CHUNK); kept next to each other so one access finds both. */
-  private meta = new Int32Array(0);
+  /**
+   * Writer-only metadata per slot (see NO_CHUNK); kept next to each other so one access finds
+   * both. Shared memory, so that the merge thread can write a merge's copy of it.
+   */
+  private meta = sharedInt32(0);
+  /** A previous `meta`, kept for the next merge run in the merge thread to write into. */
+  private spareMeta = sharedInt32(0);
   private chunks: (Chunk | null)[] = [];
   private freeChunkIds: number[] = [];
   /** Reusable holes by size class (see classSize): triples [address, chunk id, chunk serial]. */
@@ -111,7 +113,7 @@ export class Adjacency {
     if (count <= this.slots) return;
     const next = Math.max(count, this.slots * 2, 64);
     this.heads = this.space.resize(this.heads, next * 8, this.slots * 8);
-    const meta = new Int32Array(next * 2);
+    const meta = sharedInt32(next * 2);
     meta.set(this.meta);
     for (let i = this.slots; i < next; i++) meta[i * 2 + 1] = NO_CHUNK;
     this.meta = meta;
@@ -333,80 +335,86 @@ export class Adjacency {
       this.mergeInPlace(only, groupSlots, starts, groups, targets, eids, total);
       return;
     }
-    // Room for the next merges to be done in place (below the share of slack that starts a tidy).
-    const region = this.space.allocate(Math.ceil((total * 9) / 64) * 8, false);
+    const region = this.space.allocate(mergeRegionBytes(total), false);
     this.heads = this.space.writable(this.heads!);
-    const u32 = this.space.arena.u32;
+    const merge: MergeGroups = { groupSlots, starts, groups, targets, eids };
+    const grown = this.filter === null ? null : (local: number, deg: number, count: number, list: number, first: number) => this.noteGrown(local, deg, count, list, first, merge);
     const heads = this.heads.addr >>> 2;
-    const meta = this.meta;
-    // Word positions: p where the next list goes; [runFrom, runEnd) old entries still to be
-    // copied to runTo (lists back to back in the old space are copied as one range).
-    let p = region.addr >>> 2;
-    let runFrom = 0;
-    let runEnd = 0;
-    let runTo = p;
-    let g = 0;
-    let nextGroupSlot = groupSlots[0];
-    for (let local = 0; local < this.slots; local++) {
-      const h = heads + local * 2;
-      const deg = u32[h + 1];
-      if (local !== nextGroupSlot) {
-        if (deg === 0) {
-          if ((meta[local * 2 + 1] & CHUNK_MASK) !== NO_CHUNK) {
-            u32[h] = 0;
-            meta[local * 2] = 0;
-            meta[local * 2 + 1] = NO_CHUNK | (meta[local * 2 + 1] & INDEXED);
-          }
-          continue;
-        }
-        const from = u32[h] >>> 2;
-        if (from !== runEnd) {
-          copyWords(u32, runTo, runFrom, runEnd);
-          runFrom = from;
-          runTo = p;
-        }
-        runEnd = from + deg * words;
-        u32[h] = p << 2;
-        p += deg * words;
-        meta[local * 2] = deg;
-        meta[local * 2 + 1] &= INDEXED;
-        continue;
-      }
-      // A list that grows: its old entries, then the new ones.
-      if (deg > 0) {
-        const from = u32[h] >>> 2;
-        if (from !== runEnd) {
-          copyWords(u32, runTo, runFrom, runEnd);
-          runFrom = from;
-          runTo = p;
-        }
-        runEnd = from + deg * words;
-      }
-      copyWords(u32, runTo, runFrom, runEnd);
-      const list = p;
-      u32[h] = p << 2;
-      p += deg * words;
-      const first = starts[g];
-      const count = starts[g + 1] - first;
-      if (words === 1) {
-        for (let k = first; k < first + count; k++) u32[p++] = targets[k];
-      } else {
-        for (let k = first; k < first + count; k++) {
-          u32[p++] = targets[k];
-          u32[p++] = eids[k];
-        }
-      }
-      this.addToFilter(local, deg, count, list);
-      if ((meta[local * 2 + 1] & INDEXED) !== 0) for (let k = first; k < first + count; k++) this.index!.add(local, targets[k], eids[k]);
-      u32[h + 1] = deg + count;
-      meta[local * 2] = deg + count;
-      meta[local * 2 + 1] &= INDEXED;
-      runFrom = runEnd = 0;
-      runTo = p;
-      g++;
-      nextGroupSlot = g < groups ? groupSlots[g] : -1;
+    mergeLists(this.space.arena.u32, { from: heads, to: heads, metaFrom: this.meta, metaTo: this.meta }, this.slots, words, region.addr >>> 2, merge, grown);
+    this.adoptMerged(region, total, merge, false);
+  }
+
+  /**
+   * Space for a merge another thread runs (merge-thread.ts): fresh heads, meta and list range
+   * for up to `added` new entries at slots up to `lastSlot` (both may be upper bounds), which
+   * that thread fills from this adjacency's current lists, heads and meta (it only reads them). Nothing here changes until
+   * `adoptPreparedMerge`; `abandonPreparedMerge` gives the space back.
+   */
+  prepareMerge(lastSlot: number, added: number): PreparedMerge {
+    const rule = { slots: this.slots, words: this.entryCount * this.entryWords, packed: this.packed };
+    this.ensureSlots(lastSlot + 1);
+    const total = Math.max(8, (this.entryCount + added) * this.entryBytes);
+    if (this.spareMeta.length !== this.slots * 2) this.spareMeta = sharedInt32(this.slots * 2);
+    return {
+      rule,
+      slots: this.slots,
+      words: this.entryWords,
+      heads: this.heads!,
+      meta: this.meta,
+      total,
+      region: this.space.allocate(mergeRegionBytes(total), false),
+      newHeads: this.space.allocate(this.slots * 8, false),
+      newMeta: this.spareMeta,
+    };
+  }
+
+  /** Take a merge another thread ran into `prepared` with `merge`'s groups (at most the entries prepared for). */
+  adoptPreparedMerge(prepared: PreparedMerge, merge: MergeGroups): void {
+    this.space.release(this.heads);
+    this.heads = prepared.newHeads;
+    this.spareMeta = this.meta;
+    this.meta = prepared.newMeta;
+    const added = merge.starts[merge.groups] - merge.starts[0];
+    this.adoptMerged(prepared.region, Math.max(8, (this.entryCount + added) * this.entryBytes), merge, true);
+  }
+
+  /**
+   * Give back the space of a merge not run (or run and not taken). When the thread given it
+   * may still write there (it did not answer in time), the space is left to it instead: never
+   * reused, not even the spare meta.
+   */
+  abandonPreparedMerge(prepared: PreparedMerge, threadMayWrite = false): void {
+    if (threadMayWrite) {
+      if (this.spareMeta === prepared.newMeta) this.spareMeta = sharedInt32(0);
+      return;
     }
-    copyWords(u32, runTo, runFrom, runEnd);
+    this.space.release(prepared.region);
+    this.space.release(prepared.newHeads);
+  }
+
+  /** The filter and key index learn the `count` new entries of `local`'s list (now `deg + count` long at word `list`), from entry `first` of the merge. */
+  private noteGrown(local: number, deg: number, count: number, list: number, first: number, merge: MergeGroups): void {
+    this.addToFilter(local, deg, count, list);
+    if ((this.meta[local * 2 + 1] & INDEXED) !== 0) for (let k = first; k < first + count; k++) this.index!.add(local, merge.targets[k], merge.eids[k]);
+  }
+
+  /**
+   * After `mergeLists` wrote every list to `region` (`elsewhere`: in another thread, which
+   * could not update the filter and key index): the old chunks give way to the region as the
+   * one chunk.
+   */
+  private adoptMerged(region: Region, total: number, merge: MergeGroups, elsewhere: boolean): void {
+    const { groupSlots, starts, groups } = merge;
+    // A merge in another thread could not tell the filter and index: they learn the new entries here.
+    if (elsewhere && this.filter !== null) {
+      const u32 = this.space.arena.u32;
+      const heads = this.heads!.addr >>> 2;
+      for (let g = 0; g < groups; g++) {
+        const local = groupSlots[g];
+        const count = starts[g + 1] - starts[g];
+        this.noteGrown(local, u32[heads + local * 2 + 1] - count, count, u32[heads + local * 2] >>> 2, starts[g], merge);
+      }
+    }
     for (const chunk of this.chunks) if (chunk) this.space.release(chunk.region);
     this.chunks = [{ region, used: total, live: total, serial: ++chunkSerial }];
     this.freeChunkIds = [];
@@ -415,7 +423,7 @@ export class Adjacency {
     this.garbage = 0;
     this.chunkBytes = region.bytes;
     this.slackAfterTidy = region.bytes - total;
-    this.entryCount += added;
+    this.entryCount += starts[groups] - starts[0];
     this.packed = true;
     this.dirty = true;
   }
@@ -605,7 +613,8 @@ export class Adjacency {
     this.holes = [];
     this.slackAfterTidy = 0;
     this.heads = this.header = null;
-    this.meta = new Int32Array(0);
+    this.meta = sharedInt32(0);
+    this.spareMeta = sharedInt32(0);
     this.slots = 0;
     this.entryCount = 0;
     this.index?.clear();
@@ -640,10 +649,16 @@ export class Adjacency {
     this.dirty = true;
   }
 
-  /** Refill the filter from every list (it was full, too stale, or never built). */
+  /**
+   * Refill the filter from every list (it was full, too stale, or never built). Sized for
+   * twice the entries stored (with the filter's own room to double): an adjacency a bulk load
+   * grows is passed over again at every fourfold growth rather than every doubling (measured:
+   * a 4M-edge load rebuilt at 0.5M and 3.5M entries, the second pass ~110 ms of the writer's
+   * time; now once).
+   */
   private rebuildFilter(): void {
     const filter = this.filter!;
-    filter.reset(this.entryCount);
+    filter.reset(this.entryCount * 2);
     const u32 = this.space.arena.u32;
     const heads = this.heads!.addr >>> 2;
     const words = this.entryWords;
@@ -811,18 +826,37 @@ export class Adjacency {
   }
 }
 
+/** What a merge another thread runs gets (Adjacency.prepareMerge). */
+export interface PreparedMerge {
+  /** The cost rule's inputs before the merge (mergePays(rule.slots, rule.words, groups, rule.packed)). */
+  rule: { slots: number; words: number; packed: boolean };
+  slots: number;
+  words: 1 | 2;
+  /** The current heads and meta (read only), and the fresh ones the merge writes for every slot. */
+  heads: Region;
+  meta: Int32Array;
+  newHeads: Region;
+  newMeta: Int32Array;
+  /** The range the lists go to, and the bytes they fill at most. */
+  region: Region;
+  total: number;
+}
+
+/** Bytes reserved for a merge's lists of `total` bytes: room for the next merges to be done in place (below the share of slack that starts a tidy). */
+function mergeRegionBytes(total: number): number {
+  return Math.ceil((total * 9) / 64) * 8;
+}
+
+function sharedInt32(length: number): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(length * 4));
+}
+
 /**
  * The cost rule of `Adjacency.mergePays` (also used to reserve memory for the merge's copy:
  * there, `packed` left true, the rule that merges the more often).
  */
 export function mergePays(slots: number, words: number, groups: number, packed = true): boolean {
   return slots + words / 8 <= (packed ? PACKED_LIST_APPEND_COST : LIST_APPEND_COST) * groups;
-}
-
-/** Copy words [from, end) to `to` (ranges apart): short ranges by a loop, which beats a call to copyWithin. */
-function copyWords(u32: Uint32Array, to: number, from: number, end: number): void {
-  if (end - from > 32) u32.copyWithin(to, from, end);
-  else for (let w = from; w < end; ) u32[to++] = u32[w++];
 }
 
 /** Move words [from, end) up to `to` (≥ from; the ranges may overlap): short ranges by a loop from the top. */

@@ -14,7 +14,7 @@ export interface ReaderStart {
   path: string;
   sourceName: string;
   options: ReadOptions;
-  /** A batch is sent once a chunk ends with at least this many objects in it. */
+  /** A batch is sent once a chunk ends with at least this many objects in it (fewer for the first ones: batchLimit). */
   flushObjects: number;
   /** When set, each batch also goes out encoded for the write-ahead log (as a batch of this graph). */
   logGraph?: string;

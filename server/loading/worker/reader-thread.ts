@@ -7,7 +7,7 @@ import { graphView } from "../../../runtime-wasm/schema/lookup.js";
 import { compileJob } from "../compile/job.js";
 import { LoadError } from "../errors.js";
 import { readSource, type Interruption } from "../read-source.js";
-import { batchSize, emptyBatch, type IdColumn, type LoadBatch } from "../sink.js";
+import { batchLimit, batchSize, emptyBatch, type IdColumn, type LoadBatch } from "../sink.js";
 import { encodeLoadBatchCommand } from "../../persist/load-batch-codec.js";
 import { CONTROL_APPLIED, CONTROL_INTERRUPT, MAX_BATCHES_AHEAD, type ReaderMessage, type ReaderStart } from "./protocol.js";
 
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     interruption: () => INTERRUPTIONS[Atomics.load(control, CONTROL_INTERRUPT)],
     chunkDone: async (progress) => {
       post({ kind: "progress", progress });
-      if (held + batchSize(batch) < start.flushObjects) return;
+      if (held + batchSize(batch) < batchLimit(start.flushObjects, sent)) return;
       held = 0;
       waitForRoom(sent);
       post(batchMessage(batch));
