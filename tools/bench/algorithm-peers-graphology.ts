@@ -1,7 +1,7 @@
 // graphology, the graph library a JavaScript developer would otherwise reach for, as a peer
 // of the algorithm-library bench: the same undirected weighted graph, then those of the
 // library's algorithms graphology has (PageRank, connected components, BFS paths, Dijkstra,
-// Louvain), each run once. Loaded from tools/bench/peers (npm run bench:peers).
+// Louvain, closeness), each run once. Loaded from tools/bench/peers (npm run bench:peers).
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -21,7 +21,7 @@ interface Figures {
   notes: string[];
 }
 
-export async function graphologyAlgorithms(g: { n: number; src: Uint32Array; dst: Uint32Array; w: Float64Array }, peersDir: string, report: BenchReport): Promise<Figures> {
+export async function graphologyAlgorithms(g: { n: number; src: Uint32Array; dst: Uint32Array; w: Float64Array }, peersDir: string, wanted: Set<string>, report: BenchReport): Promise<Figures> {
   const figures: Figures = { name: "graphology", seconds: new Map(), overLimit: new Map(), results: new Map(), notes: [] };
   const require = createRequire(join(peersDir, "package.json"));
   let lib;
@@ -33,6 +33,7 @@ export async function graphologyAlgorithms(g: { n: number; src: Uint32Array; dst
       bfsPaths: (require("graphology-shortest-path/unweighted") as { singleSource: (graph: Graph, source: string) => Record<string, string[]> }).singleSource,
       dijkstra: (require("graphology-shortest-path/dijkstra") as { singleSource: (graph: Graph, source: string, weight: string) => Record<string, string[]> }).singleSource,
       louvain: require("graphology-communities-louvain") as { detailed: (graph: Graph) => { count: number; modularity: number } },
+      closeness: require("graphology-metrics/centrality/closeness") as (graph: Graph) => Record<string, number>,
     };
   } catch (err) {
     figures.notes.push(`graphology: not measured, its packages do not load from tools/bench/peers (npm run bench:peers): ${(err as Error).message.split("\n")[0]}`);
@@ -45,10 +46,9 @@ export async function graphologyAlgorithms(g: { n: number; src: Uint32Array; dst
   for (let i = 0; i < g.src.length; i++) graph.addEdge(g.src[i], g.dst[i], { w: g.w[i] });
   report.line(`${figures.name}: build the graph`, (performance.now() - t0) / 1000, "s");
 
-  // BENCH_ALGO_ONLY names the library queries measured: skip the others here too
-  const only = process.env.BENCH_ALGO_ONLY?.split(",");
+  // only the algorithms the bench measures on this graph
   const measure = <T>(algorithm: string, run: () => T, describe: (result: T) => string = String) => {
-    if (only !== undefined && !only.includes(algorithm)) return;
+    if (!wanted.has(algorithm)) return;
     try {
       const t = performance.now();
       const result = run();
@@ -66,5 +66,6 @@ export async function graphologyAlgorithms(g: { n: number; src: Uint32Array; dst
   measure("shortest_ss", () => Object.keys(lib.bfsPaths(graph, "0")).length);
   measure("shortest_path_any_wt", () => Object.keys(lib.dijkstra(graph, "0", "w")).length);
   measure("louvain", () => lib.louvain.detailed(graph), (r) => `${r.count} communities, modularity ${r.modularity.toFixed(4)}`);
+  measure("closeness_cent", () => Object.values(lib.closeness(graph)).reduce((a, b) => Math.max(a, b), 0));
   return figures;
 }

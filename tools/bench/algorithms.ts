@@ -36,7 +36,7 @@ CREATE GRAPH R (V, U)
 `;
 
 /** The library queries measured, with their arguments (source vertex 0: R-MAT's biggest hub). */
-export const MEASURED: { name: string; args: QueryArgument[]; note?: string }[] = [
+export const MEASURED: { name: string; args: QueryArgument[]; note?: string; maxScale?: number }[] = [
   { name: "pageRank", args: [0.001, 25n, 0.85, false, 100n] },
   { name: "conn_comp", args: [] },
   { name: "shortest_ss", args: [{ id: 0 }, -1n, false] },
@@ -47,6 +47,9 @@ export const MEASURED: { name: string; args: QueryArgument[]; note?: string }[] 
   { name: "louvain", args: [] },
   { name: "jaccard_nbor_ss", args: [{ id: 0 }, 10n] },
   { name: "cosine_nbor_ss", args: [{ id: 0 }, 10n], note: "no peer has it" },
+  // one breadth-first search per vertex (V x E) for every system: beyond reach at scale 18,
+  // so measured on its own smaller graph (BENCH_ALGO_SCALE=12 BENCH_ALGO_ONLY=closeness_cent)
+  { name: "closeness_cent", args: [false, 10n], maxScale: 13 },
 ];
 
 /** Peer algorithm that matches a library query (tri_count_fast is measured against the same triangle counts). */
@@ -144,10 +147,8 @@ function graphFile(g: AlgoGraph, dir: string): string {
   return path;
 }
 
-function pythonPeer(library: "igraph" | "networkx", path: string, limit: number, report: BenchReport): Promise<PeerFigures> {
+function pythonPeer(library: "igraph" | "networkx", path: string, limit: number, algorithms: string[], report: BenchReport): Promise<PeerFigures> {
   const figures: PeerFigures = { name: library, seconds: new Map(), overLimit: new Map(), results: new Map(), notes: [] };
-  const only = process.env.BENCH_ALGO_ONLY?.split(",");
-  const algorithms = [...new Set(MEASURED.filter((m) => only === undefined || only.includes(m.name)).map((m) => PEER_NAME[m.name] ?? m.name))];
   return new Promise((resolve) => {
     const child = spawn("/usr/bin/python3", [join(PEERS_DIR, "python-peers.py"), library, path, String(limit), ...algorithms], { stdio: ["ignore", "pipe", "pipe"] });
     let pending = "";
@@ -199,7 +200,11 @@ async function run(report: BenchReport): Promise<void> {
   report.line("wasmgraph: store load (upsert in batches, compact)", (performance.now() - t1) / 1000, "s");
 
   const only = process.env.BENCH_ALGO_ONLY?.split(",");
-  const measured = MEASURED.filter((m) => only === undefined || only.includes(m.name));
+  const measured = MEASURED.filter((m) => (only === undefined || only.includes(m.name)) && (m.maxScale === undefined || scale <= m.maxScale));
+  for (const m of MEASURED)
+    if (m.maxScale !== undefined && scale > m.maxScale && (only === undefined || only.includes(m.name)))
+      report.note(`${m.name}: not measured at scale ${scale} (V x E work for every system); run it with BENCH_ALGO_SCALE=12 BENCH_ALGO_ONLY=${m.name}`);
+  const peerAlgorithms = [...new Set(measured.map((m) => PEER_NAME[m.name] ?? m.name))];
   const ours = new Map<string, number>();
   const runtime = new QueryRuntime({ workers: 1, selectThreads: 1 });
   const threads = Number(process.env.BENCH_ALGO_THREADS ?? availableParallelism());
@@ -251,12 +256,12 @@ async function run(report: BenchReport): Promise<void> {
   try {
     if ((peersWanted.has("igraph") || peersWanted.has("networkx")) && pythonPeersReady(report)) {
       const path = graphFile(g, dir);
-      for (const library of ["igraph", "networkx"] as const) if (peersWanted.has(library)) peers.push(await pythonPeer(library, path, limit, report));
+      for (const library of ["igraph", "networkx"] as const) if (peersWanted.has(library)) peers.push(await pythonPeer(library, path, limit, peerAlgorithms, report));
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  if (peersWanted.has("graphology")) peers.push(await graphologyAlgorithms(g, PEERS_DIR, report));
+  if (peersWanted.has("graphology")) peers.push(await graphologyAlgorithms(g, PEERS_DIR, new Set(peerAlgorithms), report));
   for (const p of peers) for (const note of p.notes) report.note(note);
 
   // ---- ratios: ours against each peer, and against the fastest peer

@@ -73,6 +73,7 @@ def igraph_algorithms(n, src, dst, w):
         "label_prop": lambda: len(g.community_label_propagation()),
         "louvain": lambda: Summary(g.community_multilevel(), lambda c: f"{len(c)} communities, modularity {g.modularity(c):.4f}"),
         "jaccard_nbor_ss": jaccard,
+        "closeness_cent": lambda: max(c for c in g.closeness() if c == c),
     }
     return "igraph " + igraph.__version__, build, algorithms
 
@@ -99,6 +100,7 @@ def networkx_algorithms(n, src, dst, w):
         "label_prop": lambda: sum(1 for _ in nx.community.asyn_lpa_communities(g, seed=1)),
         "louvain": lambda: Summary(nx.community.louvain_communities(g, seed=1), lambda c: f"{len(c)} communities, modularity {nx.community.modularity(g, c):.4f}"),
         "jaccard_nbor_ss": jaccard,
+        "closeness_cent": lambda: max(nx.closeness_centrality(g).values()),
     }
     return "networkx " + nx.__version__, build, algorithms
 
