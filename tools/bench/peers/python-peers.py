@@ -64,6 +64,10 @@ def igraph_algorithms(n, src, dst, w):
         scores = g.similarity_jaccard(pairs=[(0, j) for j in others])
         return top_k([(j, s) for j, s in zip(others, scores) if s > 0])[0]
 
+    def jaccard_all():
+        matrix = g.similarity_jaccard()
+        return top_k(((i, j), s) for i, row in enumerate(matrix) for j, s in enumerate(row) if i < j and s > 0)[0]
+
     algorithms = {
         "pageRank": lambda: max(g.pagerank(damping=0.85)),
         "conn_comp": lambda: len(g.connected_components()),
@@ -74,6 +78,7 @@ def igraph_algorithms(n, src, dst, w):
         "louvain": lambda: Summary(g.community_multilevel(), lambda c: f"{len(c)} communities, modularity {g.modularity(c):.4f}"),
         "jaccard_nbor_ss": jaccard,
         "closeness_cent": lambda: max(c for c in g.closeness() if c == c),
+        "jaccard_nbor_ap": jaccard_all,
     }
     return "igraph " + igraph.__version__, build, algorithms
 
@@ -91,6 +96,10 @@ def networkx_algorithms(n, src, dst, w):
         scores = nx.jaccard_coefficient(g, [(0, j) for j in range(1, n)])
         return top_k([(v, s) for _, v, s in scores if s > 0])[0]
 
+    def jaccard_all():
+        scores = nx.jaccard_coefficient(g, ((i, j) for i in range(n) for j in range(i + 1, n)))
+        return top_k(((u, v), s) for u, v, s in scores if s > 0)[0]
+
     algorithms = {
         "pageRank": lambda: max(nx.pagerank(g, alpha=0.85).values()),
         "conn_comp": lambda: nx.number_connected_components(g),
@@ -101,6 +110,7 @@ def networkx_algorithms(n, src, dst, w):
         "louvain": lambda: Summary(nx.community.louvain_communities(g, seed=1), lambda c: f"{len(c)} communities, modularity {nx.community.modularity(g, c):.4f}"),
         "jaccard_nbor_ss": jaccard,
         "closeness_cent": lambda: max(nx.closeness_centrality(g).values()),
+        "jaccard_nbor_ap": jaccard_all,
     }
     return "networkx " + nx.__version__, build, algorithms
 
