@@ -15,6 +15,7 @@ import type { DatabaseSchema } from "../../runtime-wasm/schema/types.js";
 import type { LoadingJobPlan } from "../../server/loading/plan.js";
 import type { LoadSink } from "../../server/loading/sink.js";
 import { runLoad } from "../../server/loading/run.js";
+import { warmReaderThread } from "../../server/loading/worker/read-in-thread.js";
 import { Engine } from "../../server/engine/engine.js";
 import { engineSink } from "../../server/loading/engine-sink.js";
 import type { CreateStore } from "../../runtime-wasm/store/index.js";
@@ -76,6 +77,8 @@ async function measureOurs(path: string, report: BenchReport): Promise<number | 
     persistence = (await openDurableEngine(dataDir, engine, { snapshotOnClose: false })).persistence;
     engine.apply({ kind: "define-schema", schema });
     await persistence.sync();
+    // A server starts the loader's reader thread when it starts (serve.ts): a load finds it ready.
+    await warmReaderThread();
     sink = timedSink(engineSink(engine, "g"), holds);
     counts = () => engine.read((s) => `${s.vertexCount("V")} vertices, ${s.storedEdgeCount("E")} stored edges`);
   } else {
