@@ -27,6 +27,7 @@ import { registerAuthStatements } from "./auth/gsql/register.js";
 import { createGsqlServerAuth } from "./auth/gsql-server-auth.js";
 import { tuneHeapForServing } from "./heap-tuning.js";
 import { IdleCompaction } from "./engine/idle-compaction.js";
+import { warmReaderThread } from "./loading/index.js";
 
 export interface ServeOptions extends Omit<RestAppOptions, "auth" | "durableWrites" | "queries"> {
   port: number;
@@ -128,6 +129,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     throw err;
   }
   restPort = (servers[0]!.address() as AddressInfo).port;
+  // A large file load (RUN LOADING JOB) then finds its reader thread started.
+  void warmReaderThread();
   let gsqlPort: number | undefined;
   let demo: DemoResult | undefined;
   if (options.gsqlPort !== undefined) {

@@ -5,6 +5,7 @@ export * from "./plan.js";
 export { runLoad, type LoadOptions, type LoadProgress, type LoadResult, type SourceLoadResult, DEFAULT_MAX_LINE_LENGTH } from "./run.js";
 export { postDdl, ONLINE_POST, type DdlRequest, type DdlResult } from "./post-ddl.js";
 export { runLoadingJob, type RunJobRequest, type RunJobSummary } from "./run-job.js";
+export { warmReaderThread } from "./worker/read-in-thread.js";
 export { planFromBoundJob } from "./bound-adapter.js";
 export { formatLoadingJob } from "./plan-text.js";
 export { engineSink } from "./engine-sink.js";

@@ -33,6 +33,8 @@ export const CONTROL_WORDS = 2;
 export const MAX_BATCHES_AHEAD = 2;
 
 export type ReaderMessage =
+  /** Once, when the thread has loaded its code and waits for a start. */
+  | { kind: "ready" }
   | { kind: "progress"; progress: ReadProgress }
   | { kind: "batch"; batch: LoadBatch; logPayload?: Uint8Array }
   | { kind: "done"; read: SourceReadResult; rest: LoadBatch; restPayload?: Uint8Array }

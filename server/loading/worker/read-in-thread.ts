@@ -3,7 +3,9 @@
 // so the thread never runs more than MAX_BATCHES_AHEAD ahead), passes on progress, and
 // forwards a time limit or a user's stop. What reaches the store, and in which order, is
 // what an in-thread read writes; the difference is that parsing the next chunks overlaps
-// applying and logging the previous ones.
+// applying and logging the previous ones. A thread that finished a read cleanly stays, idle
+// and unreferenced, for the next load (warmReaderThread starts one ahead of the first), so a
+// load does not wait tens of milliseconds for a thread to start and load its code.
 import { Worker } from "node:worker_threads";
 import { LoadError, type LoadErrorKind } from "../errors.js";
 import type { Interruption, ReadProgress, SourceReadResult } from "../read-source.js";
@@ -31,8 +33,10 @@ const INTERRUPT_CODES: Record<Interruption, number> = { timeout: 1, aborted: 2 }
 export async function readInThread(request: ThreadReadRequest, hooks: ThreadReadHooks): Promise<SourceReadResult> {
   const control = new Int32Array(new SharedArrayBuffer(CONTROL_WORDS * 4));
   const start: ReaderStart = { ...request, control: control.buffer as SharedArrayBuffer };
-  const worker = new Worker(new URL("./reader-thread.js", import.meta.url), { workerData: start });
+  const worker = takeReaderThread();
   const inbox = new Inbox(worker);
+  let reusable = false;
+  worker.postMessage(start);
   const forward = () => {
     const interruption = hooks.interruption();
     if (interruption !== undefined && Atomics.load(control, CONTROL_INTERRUPT) === 0) Atomics.store(control, CONTROL_INTERRUPT, INTERRUPT_CODES[interruption]);
@@ -42,6 +46,8 @@ export async function readInThread(request: ThreadReadRequest, hooks: ThreadRead
       forward();
       const message = await inbox.next(forward);
       switch (message.kind) {
+        case "ready":
+          break;
         case "progress":
           hooks.progress(message.progress);
           break;
@@ -54,6 +60,8 @@ export async function readInThread(request: ThreadReadRequest, hooks: ThreadRead
           await new Promise((resolve) => setImmediate(resolve));
           break;
         case "done":
+          // The thread has finished this read and waits for the next start.
+          reusable = true;
           hooks.keep(message.rest, message.restPayload !== undefined && request.logGraph !== undefined ? { graph: request.logGraph, payload: message.restPayload } : undefined);
           return message.read;
         case "error": {
@@ -65,8 +73,59 @@ export async function readInThread(request: ThreadReadRequest, hooks: ThreadRead
     }
   } finally {
     inbox.close();
-    await worker.terminate();
+    // Any other end (an error, a failed write) may leave the thread mid-read: it goes.
+    if (!reusable || !keepIdle(worker)) await worker.terminate();
   }
+}
+
+/** The idle reader thread this process keeps, if any, and when it has loaded its code. */
+let idle: Worker | undefined;
+let idleReady: Promise<void> = Promise.resolve();
+
+function startReaderThread(): Worker {
+  const worker = new Worker(new URL("./reader-thread.js", import.meta.url));
+  worker.on("error", () => undefined);
+  worker.on("exit", () => {
+    if (idle === worker) idle = undefined;
+  });
+  return worker;
+}
+
+/**
+ * Starts the idle reader thread when there is none, so that the next file load finds it
+ * ready; resolves once it has loaded its code (or stopped: a load then starts another).
+ */
+export function warmReaderThread(): Promise<void> {
+  if (idle !== undefined) return idleReady;
+  const worker = startReaderThread();
+  worker.unref();
+  idle = worker;
+  idleReady = new Promise<void>((resolve) => {
+    worker.once("message", () => resolve());
+    worker.once("exit", () => resolve());
+  });
+  return idleReady;
+}
+
+/** The idle thread's id, if there is one (tests check which thread a load used and kept). */
+export function idleReaderThreadId(): number | undefined {
+  return idle?.threadId;
+}
+
+function takeReaderThread(): Worker {
+  const worker = idle ?? startReaderThread();
+  idle = undefined;
+  worker.ref();
+  return worker;
+}
+
+/** Keeps a thread that finished its read as the idle one; false when there already is one. */
+function keepIdle(worker: Worker): boolean {
+  if (idle !== undefined) return false;
+  worker.unref();
+  idle = worker;
+  idleReady = Promise.resolve();
+  return true;
 }
 
 /** The thread's messages in order, with its failure (or an exit before "done") as an error. */
@@ -76,11 +135,14 @@ class Inbox {
   private wake: (() => void) | undefined;
   private readonly ticker: NodeJS.Timeout;
   private onTick: (() => void) | undefined;
+  private readonly onMessage = (m: ReaderMessage) => this.push(m);
+  private readonly onError = (err: Error) => this.fail(err);
+  private readonly onExit = (code: number) => this.fail(new Error(`The reader thread of the load stopped early (exit code ${code}).`));
 
-  constructor(worker: Worker) {
-    worker.on("message", (m: ReaderMessage) => this.push(m));
-    worker.on("error", (err) => this.fail(err));
-    worker.on("exit", (code) => this.fail(new Error(`The reader thread of the load stopped early (exit code ${code}).`)));
+  constructor(private readonly worker: Worker) {
+    worker.on("message", this.onMessage);
+    worker.on("error", this.onError);
+    worker.on("exit", this.onExit);
     // While waiting, a time limit or a stop reaches the thread within a tick.
     this.ticker = setInterval(() => this.onTick?.(), 50);
     this.ticker.unref();
@@ -97,6 +159,9 @@ class Inbox {
 
   close(): void {
     clearInterval(this.ticker);
+    this.worker.off("message", this.onMessage);
+    this.worker.off("error", this.onError);
+    this.worker.off("exit", this.onExit);
   }
 
   private push(m: ReaderMessage): void {

@@ -1,8 +1,10 @@
 // The reader thread of a large file load: reads and parses the file through the compiled job
 // (the same readSource the request thread uses) while the load applies and logs the batches
 // it sent before, so parsing and writing run on two cores. Batches go out in file order, at
-// the same chunk ends as an in-thread read would write them.
-import { parentPort, workerData } from "node:worker_threads";
+// the same chunk ends as an in-thread read would write them. The thread reads one file per
+// start message and then waits for the next, so a process keeps one ready (read-in-thread.ts)
+// and a load does not wait for a thread to start and load its code.
+import { parentPort } from "node:worker_threads";
 import { graphView } from "../../../runtime-wasm/schema/lookup.js";
 import { compileJob } from "../compile/job.js";
 import { LoadError } from "../errors.js";
@@ -11,12 +13,11 @@ import { batchLimit, batchSize, emptyBatch, type IdColumn, type LoadBatch } from
 import { encodeLoadBatchCommand } from "../../persist/load-batch-codec.js";
 import { CONTROL_APPLIED, CONTROL_INTERRUPT, MAX_BATCHES_AHEAD, type ReaderMessage, type ReaderStart } from "./protocol.js";
 
-const start = workerData as ReaderStart;
 const port = parentPort!;
-const control = new Int32Array(start.control);
 const post = (message: ReaderMessage) => port.postMessage(message);
 
-async function main(): Promise<void> {
+async function readFile(start: ReaderStart): Promise<void> {
+  const control = new Int32Array(start.control);
   const view = graphView(start.schema, start.plan.graph);
   if (!view) throw new LoadError(`Graph ${start.plan.graph} does not exist.`);
   const js = compileJob(start.plan, view).sources.find((s) => s.variable === start.variable);
@@ -31,14 +32,14 @@ async function main(): Promise<void> {
       post({ kind: "progress", progress });
       if (held + batchSize(batch) < batchLimit(start.flushObjects, sent)) return;
       held = 0;
-      waitForRoom(sent);
-      post(batchMessage(batch));
+      waitForRoom(control, sent);
+      post(batchMessage(start, batch));
       sent++;
       batch = emptyBatch();
     },
   });
   // The rest goes out encoded too: when the load writes it as it is, the log takes this payload.
-  const restPayload = batchSize(batch) > 0 ? batchMessage(batch).logPayload : undefined;
+  const restPayload = batchSize(batch) > 0 ? batchMessage(start, batch).logPayload : undefined;
   post({ kind: "done", read, rest: batch, restPayload });
 }
 
@@ -47,7 +48,7 @@ async function main(): Promise<void> {
  * the applying thread), and id columns of numbers as Float64Array (a typed array is copied in
  * one piece; an array of numbers is copied value by value on both sides).
  */
-function batchMessage(batch: LoadBatch): Extract<ReaderMessage, { kind: "batch" }> {
+function batchMessage(start: ReaderStart, batch: LoadBatch): Extract<ReaderMessage, { kind: "batch" }> {
   const logPayload = start.logGraph === undefined ? undefined : new Uint8Array(encodeLoadBatchCommand({ kind: "load-batch", graph: start.logGraph, batch }));
   for (const run of batch.edgeRuns) {
     run.from = numberColumn(run.from);
@@ -70,7 +71,7 @@ function numberColumn(column: IdColumn): IdColumn {
 const INTERRUPTIONS: (Interruption | undefined)[] = [undefined, "timeout", "aborted"];
 
 /** Blocks while MAX_BATCHES_AHEAD sent batches are not applied yet (memory stays bounded). */
-function waitForRoom(sent: number): void {
+function waitForRoom(control: Int32Array, sent: number): void {
   for (;;) {
     const applied = Atomics.load(control, CONTROL_APPLIED);
     if (sent - applied < MAX_BATCHES_AHEAD) return;
@@ -84,5 +85,9 @@ function describe(err: unknown): Extract<ReaderMessage, { kind: "error" }>["erro
   return { name: "Error", message: String(err) };
 }
 
-main().catch((err: unknown) => post({ kind: "error", error: describe(err) }));
+// One read at a time: the load sends the next start only after this one's "done" or "error".
+port.on("message", (start: ReaderStart) => {
+  readFile(start).catch((err: unknown) => post({ kind: "error", error: describe(err) }));
+});
+post({ kind: "ready" });
 

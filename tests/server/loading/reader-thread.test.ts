@@ -21,6 +21,7 @@ import { openDurableEngine } from "../../../server/persist/engine-state.js";
 import { encodeCommand, type CommandValue } from "../../../server/persist/command-codec.js";
 import { noteEncodedLoadBatch } from "../../../server/persist/load-batch-codec.js";
 import { edgeRunsOf } from "../../../server/loading/sink.js";
+import { idleReaderThreadId, warmReaderThread } from "../../../server/loading/worker/read-in-thread.js";
 
 const personValues = [col(0), skip, col(2), skip, skip, skip, skip];
 const knows = { kind: "edge" as const, type: "Knows", from: { id: col(0) }, to: { id: col(1) }, values: [col(2)] };
@@ -203,6 +204,49 @@ describe("runLoad: the reader thread loads what the in-thread read loads", () =>
       let error: unknown;
       await runLoad(plan(), new Map([["f", { kind: "path" as const, path }]]), sink, { reader: "thread", chunkBytes: 64 << 10, batchObjects: 8192 }).catch((e) => (error = e));
       expect((error as Error).message).to.equal("disk full");
+    });
+  });
+
+  describe("the thread a process keeps", () => {
+    let path: string;
+    const lineCount = 30_000;
+    before(() => {
+      path = join(dir, "kept.csv");
+      writeFileSync(path, Array.from({ length: lineCount }, (_, i) => `p${i},p${(i * 7) % lineCount},${1900 + (i % 100)}`).join("\n"));
+    });
+    const load = async (sink: RecordingSink) => runLoad(job([knows]), new Map([["f", { kind: "path" as const, path }]]), sink, { reader: "thread", chunkBytes: 32 << 10, batchObjects: 4096 });
+    const expectedIds = Array.from({ length: lineCount }, (_, i) => `p${i}`);
+
+    it("a load takes the started thread and keeps it for the next; loads through it read the same", async () => {
+      await warmReaderThread();
+      const started = idleReaderThreadId();
+      expect(started).to.be.a("number");
+      const first = new RecordingSink();
+      const a = await load(first);
+      expect(idleReaderThreadId()).to.equal(started);
+      const second = new RecordingSink();
+      const b = await load(second);
+      expect(idleReaderThreadId()).to.equal(started);
+      expect(first.edges.map((e) => e.from.id)).to.deep.equal(expectedIds);
+      expect(outcome(b, second.batches)).to.deep.equal(outcome(a, first.batches));
+    });
+
+    it("a thread whose load failed is not kept: the next load starts another and reads the whole file", async () => {
+      await warmReaderThread();
+      const failed = idleReaderThreadId();
+      const failing = new RecordingSink();
+      failing.apply = () => {
+        throw new Error("disk full");
+      };
+      let error: unknown;
+      await load(failing).catch((e) => (error = e));
+      expect((error as Error).message).to.equal("disk full");
+      expect(idleReaderThreadId()).to.equal(undefined);
+      const sink = new RecordingSink();
+      const r = await load(sink);
+      expect(r.sources[0]!.statistics.edge[0]!.validObject).to.equal(lineCount);
+      expect(sink.edges.map((e) => e.from.id)).to.deep.equal(expectedIds);
+      expect(idleReaderThreadId()).to.be.a("number").and.not.equal(failed);
     });
   });
 
