@@ -21,7 +21,7 @@ import { attachCatalog, createExecServices, type GsqlServiceOptions } from "./gs
 import type { ExecServices } from "./gsql/exec/context.js";
 import { reinstallInstalledQueries } from "./gsql/exec/query-install.js";
 import { backendQueryServices, InstalledQueries, LazyQueryRuntime } from "./gsql/query-backend.js";
-import { createDemoGraph, isEmptyDatabase, type DemoResult } from "./gsql/demo/demo-graph.js";
+import { makeDemoGraphIfNew, type DemoResult } from "./gsql/demo/demo-graph.js";
 import { AuthService, type AuthOptions } from "./auth/auth-service.js";
 import { registerAuthStatements } from "./auth/gsql/register.js";
 import { createGsqlServerAuth } from "./auth/gsql-server-auth.js";
@@ -138,7 +138,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const gsqlServer = await listen(gsqlApp, options.gsqlPort, host);
     gsqlPort = (gsqlServer.address() as AddressInfo).port;
     servers.push(gsqlServer);
-    if (options.demo && isEmptyDatabase(gsql)) demo = await createDemoGraph(gsql);
+    if (options.demo) demo = await makeDemoGraphIfNew(gsql, options.dataDir, async () => await durable?.persistence.sync());
   }
   const idleCompaction = options.idleCompactionMs === 0 ? undefined : new IdleCompaction(() => engine.storeIfCreated, { idleMs: options.idleCompactionMs, log });
   idleCompaction?.start();
