@@ -9,37 +9,9 @@ import { expect } from "chai";
 import { mulberry32 } from "../../../tools/bench/rmat.js";
 import { algorithm, renderQuery } from "../../../tools/algorithms/library.js";
 import { adjacency, choices, load, randomGraph, type Loaded } from "../../algorithms/algo-harness.js";
-import { QueryRuntime, type QueryArgument, type QueryResult } from "../../../runtime-wasm/query/query-runtime.js";
-import { compileGsql } from "./gsql-harness.js";
+import { SplitRuns } from "./split-runs.js";
 
-type Ok = QueryResult & { ok: true };
-
-let single: QueryRuntime;
-let split: QueryRuntime;
-
-before(() => {
-  single = new QueryRuntime({ workers: 1, selectThreads: 1 });
-  split = new QueryRuntime({ workers: 1, selectThreads: 3, parallelMinSources: 0, parallelChunk: 1, parallelJoinWaitMs: 200, graceMs: 500 });
-});
-
-after(async () => {
-  await single.close();
-  await split.close();
-});
-
-async function both(l: Loaded, text: string, args: QueryArgument[] = []): Promise<{ one: Ok; many: Ok }> {
-  const q = await compileGsql(l.db, text);
-  const one = await single.run(l.db.store, l.db.graph, q, args, { timeoutMs: 30000 });
-  if (!one.ok) throw new Error(`one thread: ${one.kind}: ${one.message}`);
-  // the first split run may start before the helper threads are up: run until helpers took part
-  let many: QueryResult | undefined;
-  for (let attempt = 0; attempt < 10; attempt++) {
-    many = await split.run(l.db.store, l.db.graph, q, args, { timeoutMs: 30000 });
-    if (!many.ok || (many.parallel?.helperChunks ?? 0) > 0) break;
-  }
-  if (!many!.ok) throw new Error(`split: ${many!.kind}: ${many!.message}`);
-  return { one, many: many! as Ok };
-}
+const runs = new SplitRuns();
 
 type Rec = { v_id: string; attributes: Record<string, unknown> };
 const index = (vid: string) => Number(vid.slice(1));
@@ -93,7 +65,7 @@ describe("parallel SELECT of maps and tuples", function () {
       const l = load(randomGraph(seed, n, m));
       const text = renderQuery(algorithm("label_prop"), "stream", choices("U"));
       for (const maxIter of [1, 4, 30]) {
-        const { one, many } = await both(l, text, [BigInt(maxIter)]);
+        const { one, many } = await runs.both(l.db, text, [BigInt(maxIter)]);
         expect(many.parallel?.splits, "SELECT walks split").to.be.greaterThan(maxIter === 1 ? 1 : 2);
         expect(many.results, `seed ${seed}, maxIter ${maxIter}`).to.equal(one.results);
         const got = records(many.results);
@@ -134,7 +106,7 @@ CREATE QUERY maps() FOR GRAPH G {
   All = {V.*};
   PRINT All[All.@byMod, All.@lightest, All.@maxIdByMod, All.@heavy, All.@avgW, All.@wByMod, All.@total, All.@keys, All.@fromDouble];
 }`;
-    const { one, many } = await both(l, text);
+    const { one, many } = await runs.both(l.db, text);
     expect(many.parallel?.splits).to.equal(1);
     expect(many.results).to.equal(one.results);
     // against the edges: per source, counts of neighbours by internal id mod 5
@@ -170,7 +142,7 @@ CREATE QUERY targetMaps() FOR GRAPH G {
   S = SELECT t FROM S:s -(E:e)-> V:t ACCUM t.@in += (getvid(s) % 3 -> 1);
   PRINT S[S.@in];
 }`;
-    const { one, many } = await both(l, text);
+    const { one, many } = await runs.both(l.db, text);
     expect(many.parallel?.splits ?? 0).to.equal(0);
     expect(many.results).to.equal(one.results);
   });
@@ -182,7 +154,7 @@ CREATE QUERY targetMaps() FOR GRAPH G {
       for (const e of g.directed) e[2] = e[0] < e[1] ? Math.floor(((e[0] * 7 + e[1] * 13) % 40) - 8) / 4 : ((e[0] + e[1]) % 20) / 4 + 3;
       const l = load(g);
       const text = renderQuery(algorithm("shortest_path_any_wt"), "stream", choices("E"));
-      const { one, many } = await both(l, text, [{ id: "v0" }, -1n, false]);
+      const { one, many } = await runs.both(l.db, text, [{ id: "v0" }, -1n, false]);
       expect(many.parallel?.splits, "SELECT walks split").to.be.greaterThan(2);
       expect(many.results, `seed ${seed}`).to.equal(one.results);
       const want = distancesReference(l, 0);
@@ -217,7 +189,7 @@ CREATE QUERY tuples() FOR GRAPH G {
             IF e.w > 100 THEN t.@never += Pick(0, 0, 0, s) END;
   PRINT T[T.@lo.k, T.@lo.w, T.@lo.u, T.@lo.via, T.@hi.k, T.@hi.w, T.@hi.u, T.@hi.via, T.@never.via];
 }`;
-    const { one, many } = await both(l, text);
+    const { one, many } = await runs.both(l.db, text);
     expect(many.parallel?.splits).to.equal(1);
     expect(many.results).to.equal(one.results);
     // reference: the lexicographic min and max of (k, w, u, internal id) over each target's

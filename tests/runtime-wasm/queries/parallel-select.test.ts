@@ -8,8 +8,8 @@
 import { expect } from "chai";
 import { mulberry32 } from "../../../tools/bench/rmat.js";
 import { Board } from "../../../runtime-wasm/query/abi.js";
-import { QueryRuntime, type QueryArgument, type QueryResult } from "../../../runtime-wasm/query/query-runtime.js";
 import { compileGsql, createDatabase, type TestDatabase } from "./gsql-harness.js";
+import { SplitRuns, type OkResult } from "./split-runs.js";
 
 const DDL = `
 CREATE VERTEX V (PRIMARY_ID id STRING, w INT, x DOUBLE)
@@ -45,34 +45,9 @@ function randomDatabase(seed: number, n: number, m: number): { db: TestDatabase;
   return { db, edges: { e, u } };
 }
 
-let single: QueryRuntime;
-let split: QueryRuntime;
+const runs = new SplitRuns();
 
-before(() => {
-  single = new QueryRuntime({ workers: 1, selectThreads: 1 });
-  split = new QueryRuntime({ workers: 1, selectThreads: 3, parallelMinSources: 0, parallelChunk: 1, parallelJoinWaitMs: 200, graceMs: 500 });
-});
-
-after(async () => {
-  await single.close();
-  await split.close();
-});
-
-async function both(db: TestDatabase, text: string, args: QueryArgument[] = []): Promise<{ one: QueryResult & { ok: true }; many: QueryResult & { ok: true } }> {
-  const q = await compileGsql(db, text);
-  const one = await single.run(db.store, db.graph, q, args, { timeoutMs: 30000 });
-  if (!one.ok) throw new Error(`one thread: ${one.kind}: ${one.message}`);
-  // the first split run may start before the helper threads are up: run until helpers took part
-  let many: QueryResult | undefined;
-  for (let attempt = 0; attempt < 10; attempt++) {
-    many = await split.run(db.store, db.graph, q, args, { timeoutMs: 30000 });
-    if (!many.ok || (many.parallel?.helperChunks ?? 0) > 0) break;
-  }
-  if (!many!.ok) throw new Error(`split: ${many!.kind}: ${many!.message}`);
-  return { one, many: many! as QueryResult & { ok: true } };
-}
-
-function expectSplit(r: QueryResult & { ok: true }, splits: number): void {
+function expectSplit(r: OkResult, splits: number): void {
   expect(r.parallel?.splits, "SELECT walks split").to.equal(splits);
   expect(r.parallel?.helperChunks ?? 0, "chunks run by helper threads").to.be.greaterThan(0);
 }
@@ -96,7 +71,7 @@ CREATE QUERY acc() FOR GRAPH G {
   PRINT T.size();
   PRINT T[T.@cnt, T.@ksum, T.@kmin, T.@kmax, T.@xmax, T.@umin, T.@anyNeg, T.@allPos, T.@quarter];
 }`;
-    const { one, many } = await both(db, text);
+    const { one, many } = await runs.both(db, text);
     expectSplit(many, 1);
     expect(many.results).to.equal(one.results);
     // against a reference computed here: per target, the undirected edges seen from both ends
@@ -135,10 +110,10 @@ CREATE QUERY ${name}() FOR GRAPH G {
 }`;
     // WHERE x < t.@m ACCUM t.@m += x alone reads t.@m live (passes/relaxation.ts): splitting
     // would lose that, so it is not split
-    const relaxed = await both(db, query("cc", "t.@cc_id += s.@cc_id"));
+    const relaxed = await runs.both(db, query("cc", "t.@cc_id += s.@cc_id"));
     expect(relaxed.many.parallel?.splits ?? 0).to.equal(0);
     expect(relaxed.many.results).to.equal(relaxed.one.results);
-    const { one, many } = await both(db, query("cc2", "t.@cc_id += s.@cc_id, t.@seen += 1"));
+    const { one, many } = await runs.both(db, query("cc2", "t.@cc_id += s.@cc_id, t.@seen += 1"));
     expect(many.parallel?.splits).to.be.greaterThan(2);
     expect(many.parallel?.helperChunks).to.be.greaterThan(0);
     expect(many.results).to.equal(one.results);
@@ -175,7 +150,7 @@ CREATE QUERY pr(INT iters) FOR GRAPH G {
   END;
   PRINT Start[Start.@score];
 }`;
-    const { one, many } = await both(db, text, [10n]);
+    const { one, many } = await runs.both(db, text, [10n]);
     expectSplit(many, 10);
     type Rec = { v_id: string; attributes: { "Start.@score": number } };
     const scores = (r: string) => new Map((JSON.parse(r) as [{ Start: Rec[] }])[0].Start.map((x) => [x.v_id, x.attributes["Start.@score"]]));
@@ -198,10 +173,10 @@ CREATE QUERY notsplit() FOR GRAPH G {
   PRINT A.size(), B.size(), C.size(), D.size(), @@total;
 }`;
     const q = await compileGsql(db, text);
-    const r = await split.run(db.store, db.graph, q, [], { timeoutMs: 30000 });
+    const r = await runs.split.run(db.store, db.graph, q, [], { timeoutMs: 30000 });
     expect(r.ok).to.equal(true);
     if (r.ok) expect(r.parallel).to.equal(undefined);
-    const one = await single.run(db.store, db.graph, q, [], { timeoutMs: 30000 });
+    const one = await runs.single.run(db.store, db.graph, q, [], { timeoutMs: 30000 });
     expect(one.ok && r.ok && one.results === r.results).to.equal(true);
   });
 
@@ -217,12 +192,12 @@ CREATE QUERY spin() FOR GRAPH G {
 }`;
     const q = await compileGsql(db, text);
     const started = performance.now();
-    const r = await split.run(db.store, db.graph, q, [], { timeoutMs: 300 });
+    const r = await runs.split.run(db.store, db.graph, q, [], { timeoutMs: 300 });
     expect(r.ok).to.equal(false);
     if (!r.ok) expect(r.kind).to.equal("timeout");
     expect(performance.now() - started).to.be.lessThan(5000);
     // the job board was released: the next split query runs and splits again
-    const { one, many } = await both(db, `
+    const { one, many } = await runs.both(db, `
 CREATE QUERY after() FOR GRAPH G {
   SumAccum<INT> @c;
   S = {V.*};
@@ -245,14 +220,14 @@ CREATE QUERY spin(INT rounds) FOR GRAPH G {
   PRINT S.size();
 }`);
     // a first run starts the helpers and gives them the module
-    const warm = await split.run(db.store, db.graph, q, [2n], { timeoutMs: 30000 });
+    const warm = await runs.split.run(db.store, db.graph, q, [2n], { timeoutMs: 30000 });
     expect(warm.ok).to.equal(true);
     let settled = false;
-    const running = split.run(db.store, db.graph, q, [1_000_000n], { timeoutMs: 60000 }).finally(() => (settled = true));
+    const running = runs.split.run(db.store, db.graph, q, [1_000_000n], { timeoutMs: 60000 }).finally(() => (settled = true));
     // the helpers and their job board are internal to the pool: reach them to kill a helper
     // while it is inside a job
     type Internals = { helpers: { helpers: { worker: { terminate(): Promise<number> } }[]; boards: { memory: WebAssembly.Memory; board: number }[] } };
-    const internals = (split.pool as unknown as Internals).helpers;
+    const internals = (runs.split.pool as unknown as Internals).helpers;
     const board = internals.boards.find((b) => b.memory === (db.store.memory as unknown as WebAssembly.Memory))!;
     const words = new Int32Array(board.memory.buffer);
     // kill every helper seen inside a job until the run ends (a kill may land just after the
