@@ -8,7 +8,7 @@
 import type { Region, Space } from "../memory/space.js";
 import { EdgeFilter } from "./edge-filter.js";
 import { EdgeKeyIndex } from "./edge-index.js";
-import { CHUNK_MASK, INDEXED, mergeLists, NO_CHUNK, type MergeGroups } from "./merge-lists.js";
+import { CHUNK_MASK, INDEXED, mergeLists, NO_CHUNK, writeEntries, type MergeGroups } from "./merge-lists.js";
 
 interface Chunk {
   region: Region;
@@ -150,16 +150,7 @@ export class Adjacency {
     this.heads = this.space.writable(this.heads!);
     const u32 = this.space.arena.u32;
     const h = (this.heads.addr >>> 2) + local * 2;
-    let at = (u32[h] >>> 2) + deg * this.entryWords;
-    if (this.entryWords === 1) {
-      for (let k = from; k < from + count; k++) u32[at++] = targets[k];
-    } else {
-      for (let k = from; k < from + count; k++) {
-        u32[at] = targets[k];
-        u32[at + 1] = eids[k];
-        at += 2;
-      }
-    }
+    writeEntries(u32, (u32[h] >>> 2) + deg * this.entryWords, targets, eids, from, count, this.entryWords);
     u32[h + 1] = deg + count;
     this.entryCount += count;
     this.addToFilter(local, deg, count, u32[h] >>> 2);
@@ -471,16 +462,8 @@ export class Adjacency {
       runFrom = runEnd = 0;
       const first = starts[g];
       const count = starts[g + 1] - first;
-      let at = end - count * words;
-      end = at;
-      if (words === 1) {
-        for (let k = first; k < first + count; k++) u32[at++] = targets[k];
-      } else {
-        for (let k = first; k < first + count; k++) {
-          u32[at++] = targets[k];
-          u32[at++] = eids[k];
-        }
-      }
+      end -= count * words;
+      writeEntries(u32, end, targets, eids, first, count, words);
       const to = end - deg * words;
       if (deg > 0) {
         const from = u32[h] >>> 2;

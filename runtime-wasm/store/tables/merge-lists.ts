@@ -94,14 +94,7 @@ export function mergeLists(u32: Uint32Array, heads: MergeHeads, slots: number, w
     p += deg * words;
     const first = starts[next];
     const count = starts[next + 1] - first;
-    if (words === 1) {
-      for (let k = first; k < first + count; k++) u32[p++] = targets[k];
-    } else {
-      for (let k = first; k < first + count; k++) {
-        u32[p++] = targets[k];
-        u32[p++] = eids[k];
-      }
-    }
+    p = writeEntries(u32, p, targets, eids, first, count, words);
     u32[out + 1] = deg + count;
     metaTo[local * 2] = deg + count;
     metaTo[local * 2 + 1] = metaFrom[local * 2 + 1] & INDEXED;
@@ -112,6 +105,22 @@ export function mergeLists(u32: Uint32Array, heads: MergeHeads, slots: number, w
     nextGroupSlot = next < groups ? groupSlots[next] : -1;
   }
   copyWords(u32, runTo, runFrom, runEnd);
+}
+
+/**
+ * Writes the entries targets[first, first + count) (each with its eid when an entry is two
+ * words) from word `at` on; returns the word after the last.
+ */
+export function writeEntries(u32: Uint32Array, at: number, targets: Uint32Array, eids: Int32Array, first: number, count: number, words: number): number {
+  if (words === 1) {
+    for (let k = first; k < first + count; k++) u32[at++] = targets[k];
+  } else {
+    for (let k = first; k < first + count; k++) {
+      u32[at++] = targets[k];
+      u32[at++] = eids[k];
+    }
+  }
+  return at;
 }
 
 /** Copy words [from, end) to `to` (ranges apart): short ranges by a loop, which beats a call to copyWithin. */
