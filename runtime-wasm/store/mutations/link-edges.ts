@@ -11,7 +11,7 @@ import type { EdgeRun } from "./edge-plans.js";
 import type { PlannedWrite } from "./plan-writes.js";
 import { updateEdge } from "./apply-writes.js";
 import { RadixOrder } from "../tables/radix-order.js";
-import { JobStatus, joinMerge, mergeHelperFor, postMerge, warmMergeHelper, type NewEdges, type PendingJob } from "../tables/merge-helper.js";
+import { cancelMerge, JobStatus, joinMerge, mergeHelperFor, postMerge, releaseMerge, warmMergeHelper, type NewEdges, type PendingJob } from "../tables/merge-helper.js";
 
 /** Items of one part: item indices must stay below 2^24 (the scratch buffers' reach). */
 const PART = 1 << 24;
@@ -44,9 +44,40 @@ function linkPart(run: EdgeRun, start: number, end: number, fromLocals: Int32Arr
     src[k] = a;
     dst[k] = b;
   }
+  const out = table.adjacency("out", fromTable.ordinal);
+  const inn = lowerFirst ? null : table.adjacency("in", toTable.ordinal);
+  // The target side goes to the merge thread when that pays: it sorts the items by target
+  // while this thread sorts them by source and finds the new edges, then merges them at their
+  // targets while this thread merges the source side. Both are done before the run is (and
+  // long before the version is published).
+  const job = inn === null || inn === out ? null : postAtTargets(run, inn, n);
+  let created = 0;
+  try {
+    created = linkAtSources(run, out, n, start, writes);
+  } catch (err) {
+    if (job !== null) dropAtTargets(inn!, job);
+    throw err;
+  }
+  if (created === 0) {
+    if (job !== null) dropAtTargets(inn!, job);
+    return;
+  }
+  if (inn === null) appendBothEnds(out, n, created);
+  else {
+    if (job !== null) releaseMerge(job, created);
+    appendGroups(out, s.newTargets, s.newEids, created);
+    if (job === null || !joinAtTargets(inn, job)) appendAtTargets(run, n, created);
+  }
+  table.edgeCount += created;
+  table.dirty = true;
+}
+
+/** The items by source slot, each found in its source's list or created (linkSource); returns the count of new edges. */
+function linkAtSources(run: EdgeRun, out: Adjacency, n: number, start: number, writes: PlannedWrite[][]): number {
+  const s = scratch;
+  const src = s.src;
   // Items by source slot, in item order within a slot.
   const order = s.sortItems(src, n);
-  const out = table.adjacency("out", fromTable.ordinal);
   const hasWrites = run.writes;
   let created = 0;
   s.groups = 0;
@@ -57,18 +88,7 @@ function linkPart(run: EdgeRun, start: number, end: number, fromLocals: Int32Arr
     created = linkSource(run, out, a, order, g, h, start, created, hasWrites ? writes : null);
     g = h;
   }
-  if (created === 0) return;
-  if (lowerFirst) appendBothEnds(out, n, created);
-  else {
-    // The target side goes to the merge thread when that pays, while this thread merges the
-    // source side; both are done before the run is (and long before the version is published).
-    const inn = table.adjacency("in", toTable.ordinal);
-    const job = inn === out ? null : postAtTargets(run, inn, n, created);
-    appendGroups(out, s.newTargets, s.newEids, created);
-    if (job === null || !joinAtTargets(inn, job)) appendAtTargets(run, n, created);
-  }
-  table.edgeCount += created;
-  table.dirty = true;
+  return created;
 }
 
 /**
@@ -146,20 +166,28 @@ function appendAtTargets(run: EdgeRun, n: number, created: number): void {
 }
 
 /**
- * appendAtTargets handed to the merge thread (merge-helper.ts), with the target adjacency's
- * merge prepared for every new edge (self-loops of an undirected type, stored once, leave
- * the space a little larger than needed). Null when the thread is not worth it (or not up):
- * appendAtTargets then runs here.
+ * appendAtTargets handed to the merge thread (merge-helper.ts) before the new edges are known,
+ * with the target adjacency's merge prepared as if every item created one (duplicates and
+ * self-loops of an undirected type, stored once, leave the space a little larger than
+ * needed). The new edges' arrays get room for all n items first: the thread holds them, so
+ * they must not be replaced while this thread fills them. Null when the thread is not worth
+ * it (or not up): appendAtTargets then runs here.
  */
-function postAtTargets(run: EdgeRun, inn: Adjacency, n: number, created: number): PendingJob | null {
-  // Even one list per new edge would not make a merge pay: appended list by list, here.
-  if (!inn.mergePays(created)) return null;
-  const helper = mergeHelperFor(created);
+function postAtTargets(run: EdgeRun, inn: Adjacency, n: number): PendingJob | null {
+  // Even one list per item would not make a merge pay: appended list by list, here.
+  if (!inn.mergePays(n)) return null;
+  const helper = mergeHelperFor(n);
   if (helper === null) return null;
   const s = scratch;
-  const prepared = inn.prepareMerge(run.toTable.slotCount - 1, created);
-  const edges: NewEdges = { items: n, created, undirected: !run.table.directed, dst: s.dst, newTargets: s.newTargets, newSources: s.newSources, newEids: s.newEids, newItems: s.newItems };
+  s.reserve(n);
+  const prepared = inn.prepareMerge(run.toTable.slotCount - 1, n);
+  const edges: NewEdges = { items: n, undirected: !run.table.directed, dst: s.dst, newTargets: s.newTargets, newSources: s.newSources, newEids: s.newEids, newItems: s.newItems };
   return postMerge(helper, run.table.ctx.space.arena.memory.buffer, prepared, edges);
+}
+
+/** Give a posted job up (no new edges, or linking failed): the thread stops, and its space is given back. */
+function dropAtTargets(inn: Adjacency, job: PendingJob): void {
+  inn.abandonPreparedMerge(job.prepared, !cancelMerge(job));
 }
 
 /** Take the merge thread's work on the target side; false when it failed (nothing changed: the caller does the work). */

@@ -1,5 +1,6 @@
-// The writer's second core for bulk linking: a thread that sorts a run's new edges by target
-// and merges them into the target-side adjacency (merge-thread.ts) while the writer merges the
+// The writer's second core for bulk linking: a thread that sorts a run's items by target
+// while the writer sorts them by source and finds which ones create an edge, then merges the
+// new edges into the target-side adjacency (merge-thread.ts) while the writer merges the
 // source side. The thread works on the shared store memory, but only reads what the writer
 // leaves alone until the join (the adjacency's current lists, heads and meta) and only writes
 // space the writer set aside for it (Adjacency.prepareMerge): nothing a reader or the writer
@@ -11,11 +12,18 @@ import { startWorker } from "../../start-worker.js";
 import type { PreparedMerge } from "./adjacency.js";
 import type { MergeGroups } from "./merge-lists.js";
 
-/** Control words: the thread's state, and the group count of the last job. */
+/** Control words: the thread's state, the group count of the last job, its new edges (CREATED_*), and its serial number. */
 export const CONTROL_STATUS = 0;
 export const CONTROL_GROUPS = 1;
 export const CONTROL_READY = 2;
-const CONTROL_WORDS = 4;
+export const CONTROL_CREATED = 3;
+export const CONTROL_JOB = 4;
+const CONTROL_WORDS = 8;
+
+/** CONTROL_CREATED until the writer knows how many edges the run creates (then that count ≥ 0). */
+export const CREATED_PENDING = -1;
+/** CONTROL_CREATED when the writer gives the job up before it knew (the thread stops, FAILED). */
+export const CREATED_CANCELLED = -2;
 
 export const JobStatus = {
   PENDING: 0,
@@ -27,16 +35,18 @@ export const JobStatus = {
 } as const;
 export type JobStatus = (typeof JobStatus)[keyof typeof JobStatus];
 
-/** A run's new edges as bulk linking found them (link-edges.ts), in shared memory: the thread puts them in item order itself. */
+/**
+ * A run's items and (once the writer has found them: CONTROL_CREATED) its new edges as bulk
+ * linking finds them (link-edges.ts), in shared memory: the thread puts them in item order itself.
+ */
 export interface NewEdges {
-  /** Items of the run, and the new edges among them. */
+  /** Items of the run. */
   items: number;
-  created: number;
   /** An undirected type stores a self-loop once (not again at its target). */
   undirected: boolean;
   /** Per item: its target slot. */
   dst: Int32Array;
-  /** Per new edge (in the order found): target vid, source vid, eid, and the item that created it. */
+  /** Per new edge (in the order found; written before CONTROL_CREATED is): target vid, source vid, eid, and the item that created it. */
   newTargets: Uint32Array;
   newSources: Uint32Array;
   newEids: Int32Array;
@@ -52,6 +62,12 @@ export interface JobBuffers {
 }
 
 export interface MergeJob {
+  /**
+   * The job's number (CONTROL_JOB holds the newest's). A job whose writer moved on without
+   * releasing it (CONTROL_JOB changed) stops and reports nothing: the status words are the
+   * newer job's.
+   */
+  serial: number;
   memory: SharedArrayBuffer;
   control: SharedArrayBuffer;
   buffers: JobBuffers;
@@ -99,6 +115,7 @@ class MergeHelper {
   private buffers: JobBuffers | null = null;
   /** Capacity of `buffers`, in entries. */
   private capacity = 0;
+  private serial = 0;
   broken = false;
 
   constructor() {
@@ -122,11 +139,17 @@ class MergeHelper {
   }
 
   post(memory: SharedArrayBuffer, prepared: PreparedMerge, edges: NewEdges): void {
-    this.fit(edges.created);
+    this.fit(edges.items);
     const fault = mergeHelperSettings.nextFault;
     mergeHelperSettings.nextFault = undefined;
+    const serial = ++this.serial;
     Atomics.store(this.control, CONTROL_STATUS, JobStatus.PENDING);
+    Atomics.store(this.control, CONTROL_CREATED, CREATED_PENDING);
+    Atomics.store(this.control, CONTROL_JOB, serial);
+    // Wakes a job of an earlier run still waiting for its release: it sees it is not the newest.
+    Atomics.notify(this.control, CONTROL_CREATED);
     const job: MergeJob = {
+      serial,
       memory,
       control: this.control.buffer as SharedArrayBuffer,
       buffers: this.buffers!,
@@ -142,6 +165,12 @@ class MergeHelper {
       fault,
     };
     this.worker.postMessage(job);
+  }
+
+  /** Lets the job go on with the run's `created` new edges (or stop: CREATED_CANCELLED). */
+  release(created: number): void {
+    Atomics.store(this.control, CONTROL_CREATED, created);
+    Atomics.notify(this.control, CONTROL_CREATED);
   }
 
   /** Waits for the job; JobStatus.PENDING when it did not finish in time. */
@@ -200,10 +229,30 @@ export function warmMergeHelper(count: number): void {
   if (mergeHelperSettings.enabled && count >= mergeHelperSettings.minEntries && (helper === null || helper.broken)) helper = new MergeHelper();
 }
 
-/** Hand a run's new edges and the target side's prepared merge to the thread. */
+/**
+ * Hand a run's items and the target side's prepared merge to the thread, which sorts the items
+ * by target until `releaseMerge` tells it which of them created an edge.
+ */
 export function postMerge(h: MergeHelper, memory: SharedArrayBuffer, prepared: PreparedMerge, edges: NewEdges): PendingJob {
   h.post(memory, prepared, edges);
   return { helper: h, prepared };
+}
+
+/** The run's new edges are written (NewEdges): `created` of them. The thread goes on to group and merge them. */
+export function releaseMerge(job: PendingJob, created: number): void {
+  job.helper.release(created);
+}
+
+/**
+ * Give a job up before its release (the run created no edge, or linking failed): the thread
+ * stops after its sort. Returns whether the prepared space may be given back (false when the
+ * thread did not answer in time and was abandoned with it).
+ */
+export function cancelMerge(job: PendingJob): boolean {
+  job.helper.release(CREATED_CANCELLED);
+  if (job.helper.wait() !== JobStatus.PENDING) return true;
+  job.helper.abandon();
+  return false;
 }
 
 /**

@@ -1,11 +1,11 @@
-// The merge thread (merge-helper.ts): per job, orders a run's new edges by target slot
-// (stable: item order within a slot), groups them, and when a merge pays, rewrites the
-// target-side adjacency into the space the writer prepared: every list copied with its new
-// entries (mergeLists, as the writer would), heads and meta written to fresh arrays. It only
-// reads the current lists, heads and meta.
+// The merge thread (merge-helper.ts): per job, orders a run's items by target slot (stable:
+// item order within a slot) while the writer finds which items create an edge; then groups
+// the new edges and, when a merge pays, rewrites the target-side adjacency into the space the
+// writer prepared: every list copied with its new entries (mergeLists, as the writer would),
+// heads and meta written to fresh arrays. It only reads the current lists, heads and meta.
 import { parentPort, workerData } from "node:worker_threads";
 import { mergePays } from "./adjacency.js";
-import { CONTROL_GROUPS, CONTROL_READY, CONTROL_STATUS, JobStatus, type MergeJob, type NewEdges } from "./merge-helper.js";
+import { CONTROL_CREATED, CONTROL_GROUPS, CONTROL_JOB, CONTROL_READY, CONTROL_STATUS, CREATED_CANCELLED, CREATED_PENDING, JobStatus, type MergeJob, type NewEdges } from "./merge-helper.js";
 import { mergeLists } from "./merge-lists.js";
 import { RadixOrder } from "./radix-order.js";
 
@@ -21,6 +21,8 @@ port.on("message", (job: MergeJob) => {
   } catch {
     status = JobStatus.FAILED;
   }
+  // A job the writer gave up for a newer one answers nothing: the words are the newer job's.
+  if (Atomics.load(control, CONTROL_JOB) !== job.serial) return;
   Atomics.store(control, CONTROL_STATUS, status);
   Atomics.notify(control, CONTROL_STATUS);
 });
@@ -30,26 +32,16 @@ function runJob(job: MergeJob): JobStatus {
   if (job.fault?.kind === "throw") throw new Error("merge thread: injected fault");
   if (job.fault?.kind === "stall") Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, job.fault.ms);
   const b = job.buffers;
-  const { keys, sources, eids, count: n } = inItemOrder(job.edges);
+  const edges = job.edges;
+  // Every item, by target: the writer is still finding out which ones create an edge.
+  const sorted = order.sort(edges.dst, edges.items);
+  const created = awaitCreated(job.serial);
+  if (created < 0) return JobStatus.FAILED;
   const targets = new Uint32Array(b.sortedTargets);
   const sortedEids = new Int32Array(b.sortedEids);
   const groupSlots = new Int32Array(b.groupSlots);
   const starts = new Int32Array(b.groupStarts);
-  const sorted = order.sort(keys, n);
-  let groups = 0;
-  let last = -1;
-  for (let j = 0; j < n; j++) {
-    const i = sorted[j];
-    const key = keys[i];
-    if (key !== last) {
-      groupSlots[groups] = key;
-      starts[groups++] = j;
-      last = key;
-    }
-    targets[j] = sources[i];
-    sortedEids[j] = eids[i];
-  }
-  starts[groups] = n;
+  const groups = groupNewEdges(edges, created, sorted, { targets, eids: sortedEids, groupSlots, starts });
   Atomics.store(control, CONTROL_GROUPS, groups);
   if (groups === 0 || !mergePays(job.rule.slots, job.rule.words, groups, job.rule.packed)) return JobStatus.SORTED;
   const heads = { from: job.heads >>> 2, to: job.newHeads >>> 2, metaFrom: job.meta, metaTo: job.newMeta };
@@ -57,29 +49,44 @@ function runJob(job: MergeJob): JobStatus {
   return JobStatus.MERGED;
 }
 
-let qOfItem = new Int32Array(0);
-let keys = new Int32Array(0);
-let sources = new Uint32Array(0);
-let eids = new Int32Array(0);
-
-/** The new edges in item order (the order each target's list gets them in), as (target slot, source vid, eid). */
-function inItemOrder(edges: NewEdges): { keys: Int32Array; sources: Uint32Array; eids: Int32Array; count: number } {
-  const { items, created, undirected, dst, newTargets, newSources, newEids, newItems } = edges;
-  if (qOfItem.length < items) qOfItem = new Int32Array(items);
-  if (keys.length < created) {
-    keys = new Int32Array(created);
-    sources = new Uint32Array(created);
-    eids = new Int32Array(created);
+/** The run's count of new edges, once the writer has found them; CREATED_CANCELLED when it gave the job up (or moved on to a newer one). */
+function awaitCreated(serial: number): number {
+  for (;;) {
+    if (Atomics.load(control, CONTROL_JOB) !== serial) return CREATED_CANCELLED;
+    const created = Atomics.load(control, CONTROL_CREATED);
+    if (created !== CREATED_PENDING) return created;
+    Atomics.wait(control, CONTROL_CREATED, CREATED_PENDING);
   }
+}
+
+let qOfItem = new Int32Array(0);
+
+/**
+ * The new edges in target order (`sorted`: the items by target, item order within a target),
+ * grouped by target slot into `out` as (source vid, eid) entries; returns the group count.
+ */
+function groupNewEdges(edges: NewEdges, created: number, sorted: Int32Array, out: { targets: Uint32Array; eids: Int32Array; groupSlots: Int32Array; starts: Int32Array }): number {
+  const { items, undirected, dst, newTargets, newSources, newEids, newItems } = edges;
+  if (qOfItem.length < items) qOfItem = new Int32Array(items);
   qOfItem.fill(-1, 0, items);
   for (let q = 0; q < created; q++) qOfItem[newItems[q]] = q;
+  const { targets, eids, groupSlots, starts } = out;
+  let groups = 0;
+  let last = -1;
   let m = 0;
-  for (let k = 0; k < items; k++) {
+  for (let j = 0; j < items; j++) {
+    const k = sorted[j];
     const q = qOfItem[k];
     if (q < 0 || (undirected && newSources[q] === newTargets[q])) continue; // a self-loop is stored once
-    keys[m] = dst[k];
-    sources[m] = newSources[q];
+    const key = dst[k];
+    if (key !== last) {
+      groupSlots[groups] = key;
+      starts[groups++] = m;
+      last = key;
+    }
+    targets[m] = newSources[q];
     eids[m++] = newEids[q];
   }
-  return { keys, sources, eids, count: m };
+  starts[groups] = m;
+  return groups;
 }

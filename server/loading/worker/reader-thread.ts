@@ -14,7 +14,7 @@ import { encodeLoadBatchCommand } from "../../persist/load-batch-codec.js";
 import { CONTROL_APPLIED, CONTROL_INTERRUPT, MAX_BATCHES_AHEAD, type ReaderMessage, type ReaderStart } from "./protocol.js";
 
 const port = parentPort!;
-const post = (message: ReaderMessage) => port.postMessage(message);
+const post = (message: ReaderMessage, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
 async function readFile(start: ReaderStart): Promise<void> {
   const control = new Int32Array(start.control);
@@ -33,28 +33,39 @@ async function readFile(start: ReaderStart): Promise<void> {
       if (held + batchSize(batch) < batchLimit(start.flushObjects, sent)) return;
       held = 0;
       waitForRoom(control, sent);
-      post(batchMessage(start, batch));
+      const { message, transfer } = batchMessage(start, batch);
+      post(message, transfer);
       sent++;
       batch = emptyBatch();
     },
   });
   // The rest goes out encoded too: when the load writes it as it is, the log takes this payload.
-  const restPayload = batchSize(batch) > 0 ? batchMessage(start, batch).logPayload : undefined;
-  post({ kind: "done", read, rest: batch, restPayload });
+  const rest = batchSize(batch) > 0 ? batchMessage(start, batch) : undefined;
+  post({ kind: "done", read, rest: batch, restPayload: rest?.message.logPayload }, rest?.transfer);
 }
 
 /**
  * A batch as it crosses to the applying thread: its log record encoded here (that work leaves
  * the applying thread), and id columns of numbers as Float64Array (a typed array is copied in
- * one piece; an array of numbers is copied value by value on both sides).
+ * one piece; an array of numbers is copied value by value on both sides). The record's and the
+ * columns' memory is handed over (`transfer`), not copied: this thread is done with them.
  */
-function batchMessage(start: ReaderStart, batch: LoadBatch): Extract<ReaderMessage, { kind: "batch" }> {
-  const logPayload = start.logGraph === undefined ? undefined : new Uint8Array(encodeLoadBatchCommand({ kind: "load-batch", graph: start.logGraph, batch }));
+function batchMessage(start: ReaderStart, batch: LoadBatch): { message: Extract<ReaderMessage, { kind: "batch" }>; transfer: ArrayBuffer[] } {
+  const transfer: ArrayBuffer[] = [];
+  let logPayload: Uint8Array | undefined;
+  if (start.logGraph !== undefined) {
+    const encoded = encodeLoadBatchCommand({ kind: "load-batch", graph: start.logGraph, batch });
+    logPayload = new Uint8Array(encoded.buffer, encoded.byteOffset, encoded.byteLength);
+    // A small record may sit in Node's shared Buffer pool: that one is copied.
+    if (encoded.buffer.byteLength > Buffer.poolSize) transfer.push(encoded.buffer as ArrayBuffer);
+  }
   for (const run of batch.edgeRuns) {
     run.from = numberColumn(run.from);
     run.to = numberColumn(run.to);
+    if (run.from instanceof Float64Array) transfer.push(run.from.buffer as ArrayBuffer);
+    if (run.to instanceof Float64Array) transfer.push(run.to.buffer as ArrayBuffer);
   }
-  return { kind: "batch", batch, logPayload };
+  return { message: { kind: "batch", batch, logPayload }, transfer };
 }
 
 function numberColumn(column: IdColumn): IdColumn {

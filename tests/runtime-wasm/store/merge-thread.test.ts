@@ -223,6 +223,55 @@ describe("store: bulk linking with the merge thread", () => {
     expectModel(store, model);
   });
 
+  it("a batch whose every edge is stored already gives the thread's job up: nothing changes, and the next batch merges in the thread", () => {
+    const next = random(7);
+    const first = randomBatch(next, 3000, 900);
+    const store = createStore(schema());
+    const model = new Model();
+    store.upsert({ edgeColumns: columns(first) });
+    model.apply(first);
+    const before = dumpStore(store);
+    const counts = { merged: mergeHelperSettings.merged, recovered: mergeHelperSettings.recovered };
+    // The thread gets the items (and sorts them) before the writer finds that none is new.
+    store.upsert({ edgeColumns: columns({ follows: [...first.follows].reverse(), visits: first.visits }) });
+    expect(dumpStore(store)).to.deep.equal(before);
+    expect(mergeHelperSettings.merged).to.equal(counts.merged);
+    expect(mergeHelperSettings.recovered).to.equal(counts.recovered);
+    const later = randomBatch(next, 3000, 900);
+    store.upsert({ edgeColumns: columns(later) });
+    model.apply(later);
+    expect(mergeHelperSettings.merged).to.be.at.least(counts.merged + 2);
+    expectModel(store, model);
+    expect(dumpStore(store)).to.deep.equal(dumpStore(oneByOne([first, later])));
+  });
+
+  it("linking that fails after the thread got its job lets the thread go: the next store's batches merge in it at once", () => {
+    const next = random(8);
+    const batch = randomBatch(next, 3000, 900);
+    const proto = Adjacency.prototype;
+    const degree = proto.degree;
+    proto.degree = function () {
+      throw new Error("injected: linking failed");
+    };
+    try {
+      expect(() => createStore(schema()).upsert({ edgeColumns: columns(batch) })).to.throw("injected: linking failed");
+    } finally {
+      proto.degree = degree;
+    }
+    // A thread still waiting for the failed run would take the next run's go for it, and hand
+    // back the failed run's edges as the next one's.
+    mergeHelperSettings.timeoutMs = 5000;
+    const counts = { merged: mergeHelperSettings.merged, recovered: mergeHelperSettings.recovered };
+    const store = createStore(schema());
+    const model = new Model();
+    const other = randomBatch(next, 3000, 900);
+    store.upsert({ edgeColumns: columns(other) });
+    model.apply(other);
+    expect(mergeHelperSettings.merged).to.equal(counts.merged + 2);
+    expect(mergeHelperSettings.recovered).to.equal(counts.recovered);
+    expectModel(store, model);
+  });
+
   it("a job that fails in the thread is redone by the writer: the batch equals the model", () => {
     const next = random(5);
     const store = createStore(schema());
