@@ -27,7 +27,7 @@ import { registerAuthStatements } from "./auth/gsql/register.js";
 import { createGsqlServerAuth } from "./auth/gsql-server-auth.js";
 import { tuneHeapForServing } from "./heap-tuning.js";
 import { IdleCompaction } from "./engine/idle-compaction.js";
-import { warmReaderThread } from "./loading/index.js";
+import { warmLoader, warmReaderThread } from "./loading/index.js";
 
 export interface ServeOptions extends Omit<RestAppOptions, "auth" | "durableWrites" | "queries"> {
   port: number;
@@ -46,6 +46,11 @@ export interface ServeOptions extends Omit<RestAppOptions, "auth" | "durableWrit
   gsql?: Pick<GsqlServiceOptions, "queries">;
   /** Milliseconds without a write before edge lists are compacted (default 2000; 0: never). */
   idleCompactionMs?: number;
+  /**
+   * Run the loader's warm-up load in the background once started (loading/warm-up.ts), so that
+   * the first large load runs compiled code (wasmgraph serve does, unless --no-warm-up).
+   */
+  warmLoader?: boolean;
 }
 
 export interface RunningServer {
@@ -140,6 +145,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     servers.push(gsqlServer);
     if (options.demo) demo = await makeDemoGraphIfNew(gsql, options.dataDir, async () => await durable?.persistence.sync());
   }
+  // After the demo: its queries compile first. The warm-up's batches are short main-thread holds.
+  if (options.warmLoader) void warmLoader().catch((err: unknown) => log(`loader warm-up failed: ${err instanceof Error ? err.message : String(err)}`));
   const idleCompaction = options.idleCompactionMs === 0 ? undefined : new IdleCompaction(() => engine.storeIfCreated, { idleMs: options.idleCompactionMs, log });
   idleCompaction?.start();
   return {

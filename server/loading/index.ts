@@ -6,6 +6,7 @@ export { runLoad, type LoadOptions, type LoadProgress, type LoadResult, type Sou
 export { postDdl, ONLINE_POST, type DdlRequest, type DdlResult } from "./post-ddl.js";
 export { runLoadingJob, type RunJobRequest, type RunJobSummary } from "./run-job.js";
 export { warmReaderThread } from "./worker/read-in-thread.js";
+export { warmLoader } from "./warm-up.js";
 export { planFromBoundJob } from "./bound-adapter.js";
 export { formatLoadingJob } from "./plan-text.js";
 export { engineSink } from "./engine-sink.js";

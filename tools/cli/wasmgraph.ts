@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // `wasmgraph`: the server command.
-//   wasmgraph serve [--port 9000] [--gsql-port 14240] [--data DIR | --in-memory] [--no-demo] [--host 127.0.0.1] [--auth]
+//   wasmgraph serve [--port 9000] [--gsql-port 14240] [--data DIR | --in-memory] [--no-demo] [--no-warm-up] [--host 127.0.0.1] [--auth]
 import { parseArgs } from "node:util";
 import { startServer, type RunningServer } from "../../server/serve.js";
 import type { RecoveryReport } from "../../server/persist/recovery.js";
 
-const USAGE = `usage: wasmgraph serve [--port 9000] [--gsql-port 14240] [--data DIR | --in-memory] [--no-demo] [--host 127.0.0.1] [--auth]
+const USAGE = `usage: wasmgraph serve [--port 9000] [--gsql-port 14240] [--data DIR | --in-memory] [--no-demo] [--no-warm-up] [--host 127.0.0.1] [--auth]
 
   --port N        REST endpoints (default 9000; 0 picks a free port)
   --gsql-port N   GSQL-server endpoints (default 14240)
@@ -22,6 +22,9 @@ const USAGE = `usage: wasmgraph serve [--port 9000] [--gsql-port 14240] [--data 
   --wait-for-lock if another server holds the data directory, wait until it stops,
                   then recover and take over (a standby for restarts)
   --no-demo       start with an empty database instead of the demo graph
+  --no-warm-up    skip the loader's warm-up: by default a small load into a
+                  throwaway store runs once started, so that the first large
+                  load runs compiled code (about 8% faster on 4M edges)
   --host ADDR     address to listen on (default 127.0.0.1)
   --auth          require authentication (also WASMGRAPH_AUTH=true): users, roles,
                   secrets and tokens; the first start creates user tigergraph with
@@ -44,6 +47,7 @@ async function main(argv: string[]): Promise<number> {
       "idle-compaction-ms": { type: "string", default: "2000" },
       "wait-for-lock": { type: "boolean", default: false },
       "no-demo": { type: "boolean", default: false },
+      "no-warm-up": { type: "boolean", default: false },
       host: { type: "string", default: "127.0.0.1" },
       auth: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
@@ -74,6 +78,7 @@ async function main(argv: string[]): Promise<number> {
   if (auth === undefined) return 2;
   const server = await startServer({
     port, host: values.host, gsqlPort, demo: !values["no-demo"], dataDir, persistence, log, auth: { enabled: auth }, idleCompactionMs,
+    warmLoader: !values["no-warm-up"],
   });
   if (server.recovery) log(describeRecovery(server.recovery));
   stopOnSignals(server, log);

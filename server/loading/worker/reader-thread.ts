@@ -10,6 +10,7 @@ import { compileJob } from "../compile/job.js";
 import { LoadError } from "../errors.js";
 import { readSource, type Interruption } from "../read-source.js";
 import { batchLimit, batchSize, emptyBatch, type IdColumn, type LoadBatch } from "../sink.js";
+import { TypedBatch } from "./typed-batch.js";
 import { encodeLoadBatchCommand } from "../../persist/load-batch-codec.js";
 import { CONTROL_APPLIED, CONTROL_INTERRUPT, MAX_BATCHES_AHEAD, type ReaderMessage, type ReaderStart } from "./protocol.js";
 
@@ -22,33 +23,38 @@ async function readFile(start: ReaderStart): Promise<void> {
   if (!view) throw new LoadError(`Graph ${start.plan.graph} does not exist.`);
   const js = compileJob(start.plan, view).sources.find((s) => s.variable === start.variable);
   if (!js) throw new LoadError(`The loading job ${start.plan.name} has no LOAD statement reading the file variable ${start.variable}.`);
-  let batch = emptyBatch();
+  // Each chunk's objects go to a small batch of their own, then into the typed batch.
+  let chunk = emptyBatch();
+  const batch = new TypedBatch();
   let sent = 0;
   let held = start.heldObjects;
   const read = await readSource(js, { kind: "path", path: start.path }, start.sourceName, start.options, {
-    batch: () => batch,
+    batch: () => chunk,
     interruption: () => INTERRUPTIONS[Atomics.load(control, CONTROL_INTERRUPT)],
     chunkDone: async (progress) => {
+      batch.add(chunk);
+      chunk = emptyBatch();
       post({ kind: "progress", progress });
-      if (held + batchSize(batch) < batchLimit(start.flushObjects, sent)) return;
+      if (held + batch.size < batchLimit(start.flushObjects, sent)) return;
       held = 0;
       waitForRoom(control, sent);
-      const { message, transfer } = batchMessage(start, batch);
+      const { message, transfer } = batchMessage(start, batch.take());
       post(message, transfer);
       sent++;
-      batch = emptyBatch();
     },
   });
+  batch.add(chunk);
+  const rest = batch.take();
   // The rest goes out encoded too: when the load writes it as it is, the log takes this payload.
-  const rest = batchSize(batch) > 0 ? batchMessage(start, batch) : undefined;
-  post({ kind: "done", read, rest: batch, restPayload: rest?.message.logPayload }, rest?.transfer);
+  const restMessage = batchSize(rest) > 0 ? batchMessage(start, rest) : undefined;
+  post({ kind: "done", read, rest, restPayload: restMessage?.message.logPayload }, restMessage?.transfer);
 }
 
 /**
  * A batch as it crosses to the applying thread: its log record encoded here (that work leaves
- * the applying thread), and id columns of numbers as Float64Array (a typed array is copied in
- * one piece; an array of numbers is copied value by value on both sides). The record's and the
- * columns' memory is handed over (`transfer`), not copied: this thread is done with them.
+ * the applying thread), and id columns of numbers as Float64Array (typed-batch.ts makes most
+ * of them so; an array of numbers would be copied value by value on both sides). The record's
+ * and the columns' memory is handed over (`transfer`), not copied: this thread is done with them.
  */
 function batchMessage(start: ReaderStart, batch: LoadBatch): { message: Extract<ReaderMessage, { kind: "batch" }>; transfer: ArrayBuffer[] } {
   const transfer: ArrayBuffer[] = [];
