@@ -44,9 +44,15 @@ const plan: LoadingJobPlan = {
 
 let warming: Promise<void> | undefined;
 
-/** Runs the warm-up load once per process (later calls share it); resolves when it is done. */
+/**
+ * Runs the warm-up load once per process (later calls share it; after a failure, such as no
+ * room for its file in `directory`, the next call tries again); resolves when it is done.
+ */
 export function warmLoader(directory = tmpdir()): Promise<void> {
-  warming ??= runWarmUp(directory);
+  warming ??= runWarmUp(directory).catch((err: unknown) => {
+    warming = undefined;
+    throw err;
+  });
   return warming;
 }
 
