@@ -24,7 +24,7 @@ const USAGE = `usage: wasmgraph serve [--port 9000] [--gsql-port 14240] [--data 
   --no-demo       start with an empty database instead of the demo graph
   --no-warm-up    skip the loader's warm-up: by default a small load into a
                   throwaway store runs once started, so that the first large
-                  load runs compiled code (about 8% faster on 4M edges)
+                  load runs compiled code (10-15% faster on 4M edges)
   --host ADDR     address to listen on (default 127.0.0.1)
   --auth          require authentication (also WASMGRAPH_AUTH=true): users, roles,
                   secrets and tokens; the first start creates user tigergraph with
