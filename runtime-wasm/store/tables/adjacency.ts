@@ -29,7 +29,7 @@ const OWN_CHUNK = 64 * 1024;
 /** Lists longer than this are asked of the filter before they are scanned. */
 export const SCAN_LIMIT = 32;
 /** Lists longer than this are searched through the key index rather than scanned. */
-const INDEX_LIMIT = 4096;
+export const INDEX_LIMIT = 4096;
 /**
  * Appending to a list costs about this many times a slot's step in `mergeAppend` (measured on
  * a 4M-edge load: ~250 ns for a list, mostly cache misses and moves, against ~10 ns a slot

@@ -192,6 +192,48 @@ describe("store: edges appended by merge or list by list equal the per-edge path
     expect(counts(store)).to.deep.equal(counts(reference));
   });
 
+  it("long lists asked by few items (edge filter, key index) and read whole for many items: repeats found either way, equal to one upsert per edge", () => {
+    const next = random(11);
+    // A hub past the key index's threshold (6000 entries) and a mid-sized list (1000 entries).
+    const fan = (from: string, start: number, count: number, step = 1): EdgeColumns => ({
+      type: "Follows",
+      fromType: "Person",
+      toType: "Person",
+      from: Array.from({ length: count }, () => from),
+      to: Array.from({ length: count }, (_, i) => `q${start + i * step}`),
+    });
+    const few: EdgeColumns = {
+      type: "Follows",
+      fromType: "Person",
+      toType: "Person",
+      // 40 items on the hub (6000 > 32 x 40) and 2 on the mid list (1000 > 256 x 2): half of each repeat a stored edge.
+      from: [...Array.from({ length: 40 }, () => "hub"), "mid", "mid"],
+      to: [...Array.from({ length: 40 }, (_, i) => `q${i % 2 === 0 ? next(6000) : 10000 + i}`), "q500", "q99999"],
+    };
+    const steps: Step[] = [{ upsert: [fan("hub", 0, 6000), fan("mid", 0, 1000)] }, { upsert: [few, randomGroup(next, "Follows", 1500, 3000)] }, { upsert: [fan("hub", 3000, 4000, 2), fan("mid", 900, 600)] }];
+    const store = createStore(socialSchema());
+    const proto = Adjacency.prototype;
+    const find = proto.find;
+    let asked = 0;
+    proto.find = function (this: Adjacency, ...args: Parameters<Adjacency["find"]>) {
+      // Short lists are scanned through find too (one item on a list of up to 32): not counted.
+      if (this.degree(args[0]) > 32) asked++;
+      return find.apply(this, args);
+    };
+    try {
+      steps.forEach((step) => apply(store, step));
+    } finally {
+      proto.find = find;
+    }
+    // The few items asked their long lists; the last step's many items read them.
+    expect(asked).to.be.at.least(42);
+    // 20 new from the few; of the 4000 after, q3000-q5998 are stored already (1500), 2500 are new.
+    expect(store.read((s) => s.degree(s.lookup("Person", "hub")!, "Follows"))).to.equal(6000 + 20 + 2500);
+    const reference = oneByOne(steps);
+    expect(orderedLists(store)).to.deep.equal(orderedLists(reference));
+    expect(counts(store)).to.deep.equal(counts(reference));
+  });
+
   it("small merges after a large one move the lists within their chunk (in place), also after a pinned version and deletes, equal to one upsert per edge", () => {
     const next = random(8);
     // Many sources, few edges each: worth a merge, and within the spare room the first merge left.
