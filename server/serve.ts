@@ -146,7 +146,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     if (options.demo) demo = await makeDemoGraphIfNew(gsql, options.dataDir, async () => await durable?.persistence.sync());
   }
   // After the demo: its queries compile first. The warm-up's batches are short main-thread holds.
-  if (options.warmLoader) void warmLoader().catch((err: unknown) => log(`loader warm-up failed: ${err instanceof Error ? err.message : String(err)}`));
+  if (options.warmLoader) {
+    const started = performance.now();
+    warmLoader().then(
+      () => log(`loader warmed up in ${Math.round(performance.now() - started)} ms`),
+      (err: unknown) => log(`loader warm-up failed: ${err instanceof Error ? err.message : String(err)}`),
+    );
+  }
   const idleCompaction = options.idleCompactionMs === 0 ? undefined : new IdleCompaction(() => engine.storeIfCreated, { idleMs: options.idleCompactionMs, log });
   idleCompaction?.start();
   return {

@@ -6,7 +6,8 @@
 // applying and logging the previous ones. A thread that finished a read cleanly stays, idle
 // and unreferenced, for the next load (warmReaderThread starts one ahead of the first), so a
 // load does not wait tens of milliseconds for a thread to start and load its code.
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { startWorker } from "../../../runtime-wasm/start-worker.js";
 import { LoadError, type LoadErrorKind } from "../errors.js";
 import type { Interruption, ReadProgress, SourceReadResult } from "../read-source.js";
 import type { LoadBatch } from "../sink.js";
@@ -83,7 +84,7 @@ let idle: Worker | undefined;
 let idleReady: Promise<void> = Promise.resolve();
 
 function startReaderThread(): Worker {
-  const worker = new Worker(new URL("./reader-thread.js", import.meta.url));
+  const worker = startWorker(new URL("./reader-thread.js", import.meta.url));
   worker.on("error", () => undefined);
   worker.on("exit", () => {
     if (idle === worker) idle = undefined;

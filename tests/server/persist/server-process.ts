@@ -21,9 +21,9 @@ export interface ServerProcess {
  * Starts the server; rejects with its stderr if it exits before listening. `onSpawn` sees
  * the child at once, so a caller can stop it even if it never listens.
  */
-export function startServerProcess(args: string[], onSpawn?: (child: ChildProcess) => void): Promise<ServerProcess> {
+export function startServerProcess(args: string[], onSpawn?: (child: ChildProcess) => void, env: NodeJS.ProcessEnv = process.env): Promise<ServerProcess> {
   // Free ports for both servers, and no demo graph: these tests bring their own data.
-  const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--gsql-port", "0", "--no-demo", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--gsql-port", "0", "--no-demo", ...args], { stdio: ["ignore", "pipe", "pipe"], env });
   onSpawn?.(child);
   let stdout = "";
   let stderr = "";
