@@ -25,22 +25,28 @@ const WARM_UP_VERTICES = 1 << 16;
 /** The file is the same for every start (the generator is seeded): made once, then reused. */
 const FILE_NAME = "wasmgraph-loader-warm-up-v1.csv";
 
-const schema: DatabaseSchema = {
-  tuples: [],
-  globalVersion: 0,
-  vertexTypes: [{ key: "V", name: "V", primaryId: { name: "id", type: "INT" }, primaryIdAsAttribute: false, attributes: [], stats: "OUTDEGREE_BY_EDGETYPE" }],
-  edgeTypes: [{ key: "E", name: "E", directed: true, pairs: [{ from: "V", to: "V" }], discriminator: [], attributes: [] }],
-  graphs: [{ name: "warm_up", vertexTypes: ["V"], edgeTypes: ["E"], version: 0 }],
-};
-
-const plan: LoadingJobPlan = {
-  name: "warm_up",
-  graph: "warm_up",
-  files: [{ name: "f" }],
-  headers: [],
-  lineFilters: [],
-  statements: [{ kind: "load", source: { kind: "file", variable: "f" }, destinations: [{ kind: "edge", type: "E", from: { id: { kind: "column", index: 0 } }, to: { id: { kind: "column", index: 1 } }, values: [] }], using: {} }],
-};
+/**
+ * A plain edge list's graph and job: vertex type V with INT ids, directed edge type E, and one
+ * LOAD of columns 0 and 1 of file variable f as E edges (the warm-up's, and the load bench's).
+ */
+export function edgeListLoad(graph: string, job: string): { schema: DatabaseSchema; plan: LoadingJobPlan } {
+  const schema: DatabaseSchema = {
+    tuples: [],
+    globalVersion: 0,
+    vertexTypes: [{ key: "V", name: "V", primaryId: { name: "id", type: "INT" }, primaryIdAsAttribute: false, attributes: [], stats: "OUTDEGREE_BY_EDGETYPE" }],
+    edgeTypes: [{ key: "E", name: "E", directed: true, pairs: [{ from: "V", to: "V" }], discriminator: [], attributes: [] }],
+    graphs: [{ name: graph, vertexTypes: ["V"], edgeTypes: ["E"], version: 0 }],
+  };
+  const plan: LoadingJobPlan = {
+    name: job,
+    graph,
+    files: [{ name: "f" }],
+    headers: [],
+    lineFilters: [],
+    statements: [{ kind: "load", source: { kind: "file", variable: "f" }, destinations: [{ kind: "edge", type: "E", from: { id: { kind: "column", index: 0 } }, to: { id: { kind: "column", index: 1 } }, values: [] }], using: {} }],
+  };
+  return { schema, plan };
+}
 
 let warming: Promise<void> | undefined;
 
@@ -57,6 +63,7 @@ export function warmLoader(directory = tmpdir()): Promise<void> {
 }
 
 async function runWarmUp(directory: string): Promise<void> {
+  const { schema, plan } = edgeListLoad("warm_up", "warm_up");
   const path = await warmUpFile(directory);
   await warmReaderThread();
   const engine = new Engine({ createStore, storeOptions: { initialBytes: 32 << 20 } });

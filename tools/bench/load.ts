@@ -12,11 +12,9 @@ import { join } from "node:path";
 import type { BenchReport, BenchSuite } from "./run.js";
 import { importPeer } from "./peer-import.js";
 import { ensureLoadCsv } from "./data/load-csv.js";
-import type { DatabaseSchema } from "../../runtime-wasm/schema/types.js";
-import type { LoadingJobPlan } from "../../server/loading/plan.js";
 import type { LoadSink } from "../../server/loading/sink.js";
 import { runLoad } from "../../server/loading/run.js";
-import { warmLoader } from "../../server/loading/warm-up.js";
+import { edgeListLoad, warmLoader } from "../../server/loading/warm-up.js";
 import { warmReaderThread } from "../../server/loading/worker/read-in-thread.js";
 import { Engine } from "../../server/engine/engine.js";
 import { engineSink } from "../../server/loading/engine-sink.js";
@@ -27,24 +25,7 @@ import type { Persistence } from "../../server/persist/persistence.js";
 const EDGES = Number(process.env.LOAD_BENCH_EDGES ?? 4_000_000);
 const SCALE = 20;
 
-const schema: DatabaseSchema = {
-  tuples: [],
-  globalVersion: 0,
-  vertexTypes: [{ key: "V", name: "V", primaryId: { name: "id", type: "INT" }, primaryIdAsAttribute: false, attributes: [], stats: "OUTDEGREE_BY_EDGETYPE" }],
-  edgeTypes: [{ key: "E", name: "E", directed: true, pairs: [{ from: "V", to: "V" }], discriminator: [], attributes: [] }],
-  graphs: [{ name: "g", vertexTypes: ["V"], edgeTypes: ["E"], version: 0 }],
-};
-
-const plan: LoadingJobPlan = {
-  name: "load_edges",
-  graph: "g",
-  files: [{ name: "f" }],
-  headers: [],
-  lineFilters: [],
-  statements: [
-    { kind: "load", source: { kind: "file", variable: "f" }, destinations: [{ kind: "edge", type: "E", from: { id: { kind: "column", index: 0 } }, to: { id: { kind: "column", index: 1 } }, values: [] }], using: {} },
-  ],
-};
+const { schema, plan } = edgeListLoad("g", "load_edges");
 
 export const suite: BenchSuite = {
   name: "load",
