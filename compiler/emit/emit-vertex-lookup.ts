@@ -9,6 +9,7 @@ import { NumOp, FormatKind, RuntimeError } from "../../runtime-wasm/query/abi.js
 import { DELETED_ENTRY, EMPTY_ENTRY, ID_HASH_ENTRY_WORDS, VERTEX_BLOCK_MASK, VERTEX_BLOCK_SHIFT, VT } from "../../runtime-wasm/store/layout.js";
 import type { IrExpr, IrType } from "../ir/ir.js";
 import type { EmitContext } from "./context.js";
+import { wasmType } from "./wasm-types.js";
 import { emitExpr } from "./emit-expr.js";
 import { forEachElement } from "./emit-collections.js";
 import { vertexTypeHeader } from "./emit-graph.js";
@@ -20,13 +21,48 @@ import { UnsupportedError, type QueryEmitter } from "./query-emitter.js";
 /** `to_vertex(id, "T")`: the vertex's id, or the run fails with "the vertex does not exist". */
 export function toVertex(qe: QueryEmitter, id: IrExpr, typeArg: IrExpr): Expr {
   const m = qe.m;
-  const lookup = lookupFunction(qe, typeArg);
   const v = qe.f.local("i32", "tv");
-  return m.block(
-    null,
-    [v.set(m.call(lookup.name, [keyOf(qe.cx, emitExpr(qe, id), id.type, lookup.numeric)], "i32")), m.if(m.lt("i32", v.get(), m.i32(0)), qe.cx.host("fail", [m.i32(RuntimeError.NoSuchVertex)])), v.get()],
-    "i32",
-  );
+  let find: Expr[];
+  if (isConstantType(typeArg)) {
+    const lookup = lookupFunction(qe, typeArg);
+    find = [v.set(m.call(lookup.name, [keyOf(qe.cx, emitExpr(qe, id), id.type, lookup.numeric)], "i32"))];
+  } else {
+    // A type name given at run time: the id is looked up in the type of that name.
+    const types = runtimeTypes(qe, typeArg);
+    const key = qe.f.local(wasmType(id.type), "tvkey");
+    find = [types.init, key.set(emitExpr(qe, id)), v.set(types.lookup(() => key.get(), id.type))];
+  }
+  return m.block(null, [...find, m.if(m.lt("i32", v.get(), m.i32(0)), qe.cx.host("fail", [m.i32(RuntimeError.NoSuchVertex)])), v.get()], "i32");
+}
+
+function isConstantType(typeArg: IrExpr): boolean {
+  return typeArg.e === "const" && typeof typeArg.value === "string";
+}
+
+/**
+ * A vertex type named at run time (a STRING expression): `init` evaluates the name once and
+ * finds which of the graph's vertex types it names (the run fails with "the vertex type does
+ * not exist" when none); `lookup` then looks an id up in that type (-1: no such vertex), and
+ * `name` is the type's name as a string value (for the warning of to_vertex_set).
+ */
+function runtimeTypes(qe: QueryEmitter, typeArg: IrExpr): { init: Expr; lookup: (key: () => Expr, keyType: IrType) => Expr; name: () => Expr } {
+  if (!(typeArg.type.t === "scalar" && typeArg.type.name === "STRING")) throw new UnsupportedError(`a vertex type given as a ${typeArg.type.t === "scalar" ? typeArg.type.name : typeArg.type.t}`);
+  const cx = qe.cx;
+  const m = qe.m;
+  // Types with a composite key cannot be named: to_vertex takes one id.
+  const types = [...qe.view.vertexByName.values()].filter((t) => t.compositeKey === undefined);
+  const lookups = types.map((t) => lookupFunction(qe, { e: "const", value: t.name, type: typeArg.type }));
+  const name = qe.f.local("i64", "tvtype");
+  const which = qe.f.local("i32", "tvwhich");
+  let pick: Expr = m.i32(-1);
+  for (let i = types.length - 1; i >= 0; i--) pick = m.if(strEq(cx, name.get(), strConst(cx, types[i]!.name)), m.i32(i), pick);
+  const init = m.block(null, [name.set(emitExpr(qe, typeArg)), which.set(pick), m.if(m.lt("i32", which.get(), m.i32(0)), cx.host("fail", [m.i32(RuntimeError.NoSuchVertexType)]))]);
+  const lookup = (key: () => Expr, keyType: IrType): Expr => {
+    let found: Expr = m.i32(-1);
+    for (let i = lookups.length - 1; i >= 0; i--) found = m.if(m.eq("i32", which.get(), m.i32(i)), m.call(lookups[i]!.name, [keyOf(cx, key(), keyType, lookups[i]!.numeric)], "i32"), found);
+    return found;
+  };
+  return { init, lookup, name: () => name.get() };
 }
 
 /**
@@ -35,24 +71,36 @@ export function toVertex(qe: QueryEmitter, id: IrExpr, typeArg: IrExpr): Expr {
  */
 export function toVertexSet(qe: QueryEmitter, ids: IrExpr, typeArg: IrExpr): Expr {
   const m = qe.m;
-  const lookup = lookupFunction(qe, typeArg);
   const elem = elementType(ids.type);
   const set = qe.f.local("i32", "tvs");
   const v = qe.f.local("i32", "tv");
   const invalid = qe.f.local("i32", "invalid");
-  const typeName = strConst(qe.cx, (typeArg as { value: string }).value);
-  const typeName2 = strConst(qe.cx, (typeArg as { value: string }).value);
+  let init: Expr[] = [];
+  let find: (element: () => Expr) => Expr;
+  let typeName: () => Expr;
+  if (isConstantType(typeArg)) {
+    const lookup = lookupFunction(qe, typeArg);
+    find = (element) => m.call(lookup.name, [keyOf(qe.cx, element(), elem, lookup.numeric)], "i32");
+    typeName = () => strConst(qe.cx, (typeArg as { value: string }).value);
+  } else {
+    // A type name given at run time: an unknown one fails the run before any id is looked up.
+    const types = runtimeTypes(qe, typeArg);
+    init = [types.init];
+    find = (element) => types.lookup(element, elem);
+    typeName = types.name;
+  }
   return m.block(
     null,
     [
+      ...init,
       set.set(vsetNew(qe.cx)),
       invalid.set(m.i32(0)),
       forEachElement(qe, ids, (element) => [
-        v.set(m.call(lookup.name, [keyOf(qe.cx, element(), elem, lookup.numeric)], "i32")),
+        v.set(find(element)),
         m.if(m.ge("i32", v.get(), m.i32(0)), m.drop(vsetAdd(qe.cx, set.get(), v.get())), invalid.set(m.add("i32", invalid.get(), m.i32(1)))),
       ]),
       // the response's message: "Runtime Warning: N ids are invalid T vertex ids."
-      m.if(invalid.get(), qe.cx.host("invalidVertexIds", [invalid.get(), strAddress(qe.cx, typeName), strLength(qe.cx, typeName2)])),
+      m.if(invalid.get(), qe.cx.host("invalidVertexIds", [invalid.get(), strAddress(qe.cx, typeName()), strLength(qe.cx, typeName())])),
       set.get(),
     ],
     "i32",
@@ -129,7 +177,7 @@ function keyOf(cx: EmitContext, value: Expr, t: IrType, numeric: boolean): Expr 
 
 /** The per-type lookup helper: (key: i64) -> vid, or -1 when no such vertex. */
 function lookupFunction(qe: QueryEmitter, typeArg: IrExpr): { name: string; numeric: boolean } {
-  if (typeArg.e !== "const" || typeof typeArg.value !== "string") throw new UnsupportedError("a vertex type given at run time to to_vertex / to_vertex_set");
+  if (typeArg.e !== "const" || typeof typeArg.value !== "string") throw new Error("lookupFunction takes a constant type name");
   const type = qe.view.vertexType(typeArg.value);
   if (type === undefined) throw new UnsupportedError(`to_vertex of the unknown vertex type ${typeArg.value}`);
   if (type.compositeKey !== undefined) throw new UnsupportedError("to_vertex of a vertex type with a composite key");

@@ -399,6 +399,8 @@ export const enum RuntimeError {
   FileRead = 13,
   /** SelectVertex: a row lacks the column, or a `$"name"` column is not in the header. */
   FileColumn = 14,
+  /** to_vertex / to_vertex_set: the type name given at run time names no vertex type of the graph. */
+  NoSuchVertexType = 15,
 }
 
 export const RUNTIME_ERROR_MESSAGES: Record<number, string> = {
@@ -416,4 +418,5 @@ export const RUNTIME_ERROR_MESSAGES: Record<number, string> = {
   12: "Runtime Error: the JSON value has no such key or index, or the member there is of another type.",
   13: "Runtime Error: the file given to SelectVertex cannot be read.",
   14: "Runtime Error: a row of the file given to SelectVertex has no such column.",
+  15: "Runtime Error: the vertex type does not exist.",
 };

@@ -72,6 +72,30 @@ describe("to_vertex / to_vertex_set: primary-id lookup inside the module", funct
     if (!missing.ok) expect([missing.kind, missing.message]).to.deep.equal(["error", "Runtime Error: the vertex does not exist."]);
   });
 
+  it("a vertex type given at run time: ids looked up in the type of that name, the warning names it, an unknown name fails the run", async () => {
+    const db = createDatabase(DDL, { vertices: [{ type: "S", id: "a" }, { type: "S", id: "7" }, { type: "N", id: 7 }] });
+    const query = `CREATE QUERY pick(STRING t, SET<STRING> ids) FOR GRAPH G {
+      SetAccum<INT> @@vids;
+      A = to_vertex_set(ids, t);
+      A = SELECT a FROM A:a ACCUM @@vids += getvid(a);
+      VERTEX one = to_vertex("7", t);
+      PRINT @@vids, one;
+    }`;
+    const vid = (type: string, id: string | number) => db.store.read((s) => s.lookup(type, id))!;
+    // The same text "7" names an S vertex and (as a number) an N vertex.
+    const asS = await runGsql(db, query, ["S", ["a", "7", "b"]]);
+    if (!asS.ok) throw new Error(asS.message);
+    expect(asS.json).to.deep.equal([{ "@@vids": [vid("S", "a"), vid("S", "7")].sort((a, b) => a - b), one: "7" }]);
+    expect(asS.warnings).to.deep.equal(["Runtime Warning: 1 ids are invalid S vertex ids."]);
+    const asN = await runGsql(db, query, ["N", ["7", "8"]]);
+    if (!asN.ok) throw new Error(asN.message);
+    expect((asN.json as { "@@vids": number[] }[])[0]!["@@vids"]).to.deep.equal([vid("N", 7)]);
+    expect(asN.warnings).to.deep.equal(["Runtime Warning: 1 ids are invalid N vertex ids."]);
+    const unknown = await runGsql(db, query, ["X", ["7"]]);
+    expect(unknown.ok).to.equal(false);
+    if (!unknown.ok) expect([unknown.kind, unknown.message]).to.deep.equal(["error", "Runtime Error: the vertex type does not exist."]);
+  });
+
   describe("SelectVertex", () => {
     const dir = mkdtempSync(join(tmpdir(), "wasmgraph-selectvertex-"));
     after(() => rmSync(dir, { recursive: true, force: true }));
