@@ -8,7 +8,7 @@ import type { IrAccum, IrType } from "../ir/types.js";
 import { accumAdd, accumulateEntry, newContainer } from "./emit-accum.js";
 import { alloc } from "./emit-arena.js";
 import { emitExpr } from "./emit-expr.js";
-import { vertexTypeOrdinal, vidTypeOrdinal } from "./emit-graph.js";
+import { edgeTypeOrdinal, vertexTypeOrdinal, vidTypeOrdinal } from "./emit-graph.js";
 import { outReserve, swapStreams } from "./emit-output.js";
 import { EdgeRecord } from "./emit-values.js";
 import { writeValue } from "./emit-write.js";
@@ -67,7 +67,7 @@ export function emitAttrWrite(qe: QueryEmitter, target: Extract<IrTarget, { t: "
     );
   }
   const edge = target.target.e === "var" ? qe.clause.edges.get(target.target.id) : undefined;
-  if (!edge) throw new UnsupportedError("writing an attribute of an edge held in a variable");
+  if (!edge) return edgeValueAttrWrite(qe, target, value, accumulate);
   const binding = attrBinding(qe, "edge", edge.edgeTypeName, target.name);
   const typeBinding = qe.cx.bind({ kind: "edgeType", key: edge.edgeTypeKey });
   return record(qe, [
@@ -79,6 +79,36 @@ export function emitAttrWrite(qe: QueryEmitter, target: Extract<IrTarget, { t: "
     u32(qe, m.i32(binding)),
     attrWriteValue(qe, target.valueType, value, accumulate),
   ]);
+}
+
+/**
+ * `e.attr = x` on an EDGE value (an edge record, as an EDGE variable or a FOREACH over edges
+ * holds): the write of whichever of the attribute's edge types the record is of; no edge (a
+ * null record) writes nothing.
+ */
+function edgeValueAttrWrite(qe: QueryEmitter, target: Extract<IrTarget, { t: "attr" }>, value: IrExpr, accumulate: boolean): Expr {
+  const m = qe.m;
+  const r = qe.f.local("i32", "der");
+  const field = (offset: number) => u32(qe, m.load("i32", r.get(), offset));
+  let write: Expr = m.nop();
+  for (let i = target.owners.length - 1; i >= 0; i--) {
+    const owner = target.owners[i]!.typeName;
+    const key = qe.edgeTypeKey(owner);
+    write = m.if(
+      m.eq("i32", m.load("i32", r.get(), EdgeRecord.type), edgeTypeOrdinal(qe.cx, key)),
+      record(qe, [
+        op(qe, accumulate ? Dml.AddEdgeAttr : Dml.SetEdgeAttr),
+        u32(qe, m.i32(qe.cx.bind({ kind: "edgeType", key }))),
+        field(EdgeRecord.from),
+        field(EdgeRecord.to),
+        field(EdgeRecord.eid),
+        u32(qe, m.i32(attrBinding(qe, "edge", owner, target.name))),
+        attrWriteValue(qe, target.valueType, value, accumulate),
+      ]),
+      write,
+    );
+  }
+  return m.seq(r.set(emitExpr(qe, target.target)), m.if(m.ne("i32", r.get(), m.i32(0)), write));
 }
 
 export function emitInsertVertex(qe: QueryEmitter, s: Extract<IrStmt, { s: "insertVertex" }>): Expr {

@@ -34,6 +34,40 @@ describe("query data modification", function () {
     expect(weights).to.deep.equal([10n, 20n]);
   });
 
+  it("writes attributes of edges held in variables: FOREACH over a SetAccum<EDGE> of two edge types, = and +=", async () => {
+    const ddl = `
+      CREATE VERTEX P (PRIMARY_ID pid STRING, name STRING)
+      CREATE DIRECTED EDGE Knows (FROM P, TO P, w INT)
+      CREATE UNDIRECTED EDGE Near (FROM P, TO P, w INT)
+      CREATE DIRECTED EDGE Plain (FROM P, TO P)
+      CREATE GRAPH G2 (P, Knows, Near, Plain)`;
+    const edge = (type: string, from: string, to: string, w?: number) => ({ type, from: { type: "P", id: from }, to: { type: "P", id: to }, attributes: w === undefined ? [] : [{ name: "w", value: w }] });
+    const db = createDatabase(ddl, {
+      vertices: ["a", "b", "c"].map((id) => ({ type: "P", id, attributes: [{ name: "name", value: id.toUpperCase() }] })),
+      edges: [edge("Knows", "a", "b", 1), edge("Knows", "a", "c", 2), edge("Knows", "b", "c", 3), edge("Near", "a", "b", 7), edge("Plain", "a", "c")],
+    });
+    const query = (name: string, write: string) => `CREATE QUERY ${name}(INT by) FOR GRAPH G2 SYNTAX V1 {
+      SetAccum<EDGE> @@es;
+      S = {P.*};
+      K = SELECT t FROM S:s -(Knows:e)-> P:t WHERE s.name == "A" ACCUM @@es += e;
+      N = SELECT t FROM S:s -(Near:e)- P:t WHERE s.name == "A" ACCUM @@es += e;
+      FOREACH e IN @@es DO
+        ${write};
+      END;
+      PRINT @@es.size() AS edges;
+    }`;
+    const weights = () =>
+      db.store.read((s) => {
+        const list = (from: string, type: string) => [...s.edges(s.lookup("P", from)!, { type })].map((e) => `${s.idText(e.to)}:${s.edgeAttribute(e, "w")}`);
+        return { knowsA: list("a", "Knows"), knowsB: list("b", "Knows"), nearA: list("a", "Near"), nearB: list("b", "Near") };
+      });
+    expect(await ok(db, query("assign", "e.w = e.w + by"), [100n])).to.deep.equal([{ edges: 3 }]);
+    // Ann's two Knows edges and the Near edge (seen from both ends) are written; Bob's Knows edge is not.
+    expect(weights()).to.deep.equal({ knowsA: ["b:101", "c:102"], knowsB: ["c:3"], nearA: ["b:107"], nearB: ["a:107"] });
+    expect(await ok(db, query("accumulate", "e.w += by"), [5n])).to.deep.equal([{ edges: 3 }]);
+    expect(weights()).to.deep.equal({ knowsA: ["b:106", "c:107"], knowsB: ["c:3"], nearA: ["b:112"], nearB: ["a:112"] });
+  });
+
   it("setAttr() by a constant name writes as an assignment does, converting nothing", async () => {
     const db = createDatabase(SAMPLE_DDL, SAMPLE_DATA);
     const first = await ok(
