@@ -251,6 +251,12 @@ function methodResult(cx: QueryContext, target: BoundExpr, m: BuiltinMethod, arg
   const schema = cx.catalog.schema;
   const lit = (i: number) => (e.args[i]?.kind === "StringLiteral" ? (e.args[i] as { value: string }).value : undefined);
   switch (m.id) {
+    case "array.reallocate": {
+      // One size per dimension the accumulator was declared with.
+      const dims = target.type.kind === "accum" && target.type.accum === "ArrayAccum" ? target.type.dims : args.length;
+      if (args.length !== dims) cx.error("GSQL3006", e.range, { name: m.name, expected: String(dims), actual: args.length });
+      return T.VOID;
+    }
     case "vertex.getAttr":
     case "edge.getAttr":
       return args.length > 1 ? typeFromName(cx, e.args[1], "getAttr") : T.ERROR;

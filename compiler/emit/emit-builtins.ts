@@ -21,6 +21,7 @@ import { vsetCount } from "./emit-vset.js";
 import { edgeBag } from "./emit-neighbors.js";
 import { emitPrintln } from "./emit-file.js";
 import { edgeRecordDirected, vertexIdText } from "./emit-attr.js";
+import { arrayReallocate } from "./emit-stmt.js";
 import type { Expr } from "./module.js";
 import { UnsupportedError, type QueryEmitter } from "./query-emitter.js";
 import { wasmType } from "./wasm-types.js";
@@ -337,6 +338,9 @@ export function emitMethod(qe: QueryEmitter, x: MethodExpr): Expr {
         case "remove":
           return htRemove(cx, acc.key, target(), arg(0));
       }
+      break;
+    case "array":
+      if (lname === "reallocate") return arrayReallocate(qe, acc, target(), x.args.map((a, i) => m.convert("i64", "i32", convert(qe, a.type, INT, arg(i)))));
       break;
     case "heap":
       switch (lname) {

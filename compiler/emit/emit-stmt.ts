@@ -179,6 +179,28 @@ export function newArray(qe: QueryEmitter, a: Extract<IrAccum, { a: "array" }>, 
   return m.block(null, parts, "i32");
 }
 
+/**
+ * `@@a.reallocate(n1, ...)`: the array's container takes the new dimension sizes and fresh
+ * cells (each the element's default: the old contents are dropped, as the reference does). A
+ * negative size counts as 0. The container stays where it is, so every holder of it sees the
+ * new array.
+ */
+export function arrayReallocate(qe: QueryEmitter, a: Extract<IrAccum, { a: "array" }>, container: Expr, sizes: Expr[]): Expr {
+  const m = qe.m;
+  const cx = qe.cx;
+  if (sizes.length > 5) throw new UnsupportedError("ArrayAccum with more than five dimensions");
+  const f = qe.f;
+  const p = f.local("i32", "arr");
+  const cells = f.local("i32", "cells");
+  const size = f.local("i32", "size");
+  const parts: Expr[] = [p.set(container), m.store("i32", p.get(), m.i32(sizes.length), ArrayHeader.dims), cells.set(m.i32(1))];
+  sizes.forEach((e, i) => {
+    parts.push(size.set(e), m.if(m.lt("i32", size.get(), m.i32(0)), size.set(m.i32(0))), m.store("i32", p.get(), size.get(), ArrayHeader.sizes + 4 * i), cells.set(m.mul("i32", cells.get(), size.get())));
+  });
+  parts.push(m.store("i32", p.get(), cells.get(), ArrayHeader.cells), m.store("i32", p.get(), allocStates(cx, f, a.elem, cells.get()), ArrayHeader.data));
+  return m.block(null, parts);
+}
+
 /** The state address a target names (accumulators), evaluated once into a local. */
 function targetState(qe: QueryEmitter, t: IrTarget): { state: Expr; accum: IrAccum; vertex?: Local } {
   const m = qe.m;

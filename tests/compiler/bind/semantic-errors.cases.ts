@@ -177,6 +177,9 @@ CASES.push(
     text: q(`  reset_collection_accum(⟪@nothing);`) },
   { name: "reset_collection_accum with two arguments", codes: ["GSQL3006"],
     text: q(`  SetAccum<INT> @a, @b;\n  ⟪reset_collection_accum(@a, @b);`) },
+  { name: "ArrayAccum.reallocate with a size per dimension missing", codes: ["GSQL3006"],
+    text: q(`  ArrayAccum<SumAccum<INT>> @@grid[2][3];
+  ⟪@@grid.reallocate(4);`) },
   { name: "reset_collection_accum inside POST-ACCUM", codes: ["GSQL3035"],
     text: q(`  SetAccum<INT> @a;\n  S = {Person.*};\n  S = SELECT s FROM S:s POST-ACCUM ⟪reset_collection_accum(@a);`) },
   { name: "SELECT ... INTO a name already used", codes: ["GSQL2011"],
