@@ -16,6 +16,7 @@ import { runGsql } from "./exec/run-script.js";
 import type { ExecServices } from "./exec/context.js";
 import { sessionFromCookie } from "./session.js";
 import { RETURN_CODE_PREFIX, StreamShellOutput } from "./shell-output.js";
+import { requestDurability } from "../persist/request-durability.js";
 import { registerInfoRoutes } from "./routes/info-routes.js";
 import { registerInterpretRoute } from "./routes/interpret-route.js";
 import { registerLoginRoutes } from "./routes/login-routes.js";
@@ -141,7 +142,7 @@ async function runStatements(ctx: Context, app: GsqlAppContext, mode: "file" | "
   if (!authorized(ctx, app)) return;
   const text = await readGsqlText(ctx, app.bodyLimitBytes, encoding);
   const session = sessionFromCookie(ctx.get("GSQL-Cookie") || undefined);
-  const out = new StreamShellOutput();
+  const out = new StreamShellOutput(requestDurability(ctx));
   ctx.status = 200;
   ctx.type = "text/plain; charset=utf-8";
   ctx.body = out.stream;

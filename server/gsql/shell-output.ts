@@ -3,7 +3,7 @@
 // return code (last line), a replacement session cookie, a dialog prompt, cursor moves for
 // redrawn progress displays (gsql-ddl-loading-shell §10.1).
 import { PassThrough } from "node:stream";
-import { awaitRequestWrites } from "../persist/request-durability.js";
+import type { RequestDurability } from "../persist/request-durability.js";
 
 export const RETURN_CODE_PREFIX = "__GSQL__RETURN__CODE__";
 export const COOKIE_PREFIX = "__GSQL__COOKIES__";
@@ -39,7 +39,8 @@ export class StreamShellOutput implements ShellOutput {
   /** Writes wait here, in order, for durability. */
   private queue: Promise<void> = Promise.resolve();
 
-  constructor() {
+  /** `durability`: the request's wait for what it logged (each line goes out once the changes before it are durable). */
+  constructor(private readonly durability: RequestDurability = { awaitDurable: () => Promise.resolve() }) {
     this.stream.on("close", () => (this.clientGone = true));
   }
 
@@ -80,7 +81,7 @@ export class StreamShellOutput implements ShellOutput {
   private write(text: string): void {
     if (this.ended) return;
     // Taken now: the changes made before this line, not those made while it waits.
-    const durable = awaitRequestWrites();
+    const durable = this.durability.awaitDurable();
     this.queue = this.queue.then(
       () => durable.then(() => {
         if (!this.closed && !this.stream.writableEnded) this.stream.write(text);

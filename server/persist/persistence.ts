@@ -7,7 +7,7 @@ import { encodeCommand, type CommandValue } from "./command-codec.js";
 import type { DataDirectory } from "./data-directory.js";
 import type { PersistentState } from "./persistent-state.js";
 import type { SnapshotEntry, SnapshotStore } from "./snapshot/snapshot-store.js";
-import { durableWritesMiddleware, noteRequestWrite } from "./request-durability.js";
+import { durableWritesMiddleware } from "./request-durability.js";
 import { replayWeight, snapshotThreshold } from "./snapshot-policy.js";
 import { voidRecord } from "./void-record.js";
 import { MAX_PAYLOAD_BYTES } from "./wal/record-format.js";
@@ -131,7 +131,6 @@ export class Persistence {
     }
     const lsn = this.log.append(payload);
     this.loggedWeight += replayWeight(command, payload.length);
-    noteRequestWrite(lsn);
     const applied = () => {
       this.snapshotIfDue();
       return lsn;
@@ -141,7 +140,7 @@ export class Persistence {
     const refused = () => {
       const voided = encodeCommand(voidRecord(lsn));
       this.loggedWeight += voided.length;
-      noteRequestWrite(this.log.append(voided));
+      this.log.append(voided);
     };
     return Object.assign(applied, { refused });
   }
@@ -163,11 +162,16 @@ export class Persistence {
 
   /** Koa middleware that holds each response until the request's writes are durable (unless ack=none). */
   requestMiddleware() {
-    return durableWritesMiddleware((lsn) =>
-      this.log.waitDurable(lsn).catch((err: unknown) => {
-        throw new DurabilityError(`The change was applied but could not be made durable and may be lost on restart: ${messageOf(err)}`);
-      }),
-    );
+    const log = this.log;
+    return durableWritesMiddleware({
+      get lastLsn() {
+        return log.lastLsn;
+      },
+      waitDurable: (lsn) =>
+        log.waitDurable(lsn).catch((err: unknown) => {
+          throw new DurabilityError(`The change was applied but could not be made durable and may be lost on restart: ${messageOf(err)}`);
+        }),
+    });
   }
 
   /** Waits until every recorded command is durable (also those recorded with ack "none"). */

@@ -11,7 +11,7 @@ import { Engine } from "../../../server/engine/engine.js";
 import { openDurableEngine } from "../../../server/persist/engine-state.js";
 import { DurabilityError } from "../../../server/persist/persistence.js";
 import { col, job, socialSchema as loadingSchema } from "../loading/fixtures.js";
-import { durableWritesMiddleware, noteRequestWrite } from "../../../server/persist/request-durability.js";
+import { durableWritesMiddleware, requestDurability } from "../../../server/persist/request-durability.js";
 import { StreamShellOutput } from "../../../server/gsql/shell-output.js";
 
 function schemaWith(graphs: string[], version = 0): DatabaseSchema {
@@ -157,10 +157,11 @@ describe("persist: the engine made durable", () => {
 
   describe("REST answers wait for durability", () => {
     async function serve(wait: (lsn: number) => Promise<void>) {
+      const log = { lastLsn: 6, waitDurable: wait };
       const app = new Koa();
-      app.use(durableWritesMiddleware(wait));
+      app.use(durableWritesMiddleware(log));
       app.use((ctx) => {
-        noteRequestWrite(7);
+        log.lastLsn = 7; // the request's change is logged
         ctx.body = { done: true };
       });
       const server = app.listen(0);
@@ -195,17 +196,21 @@ describe("persist: the engine made durable", () => {
       const durable = new Promise<void>((resolve) => (release = resolve));
       const asked: number[] = [];
       const app = new Koa();
-      app.use(durableWritesMiddleware((lsn) => {
-        asked.push(lsn);
-        return durable;
-      }));
+      const log = {
+        lastLsn: 2,
+        waitDurable: (lsn: number) => {
+          asked.push(lsn);
+          return durable;
+        },
+      };
+      app.use(durableWritesMiddleware(log));
       app.use((ctx) => {
-        const out = new StreamShellOutput();
+        const out = new StreamShellOutput(requestDurability(ctx));
         ctx.body = out.stream;
         out.line("Using graph 'g'."); // no change before it: goes out at once
         // The statements run after the handler returned, as the GSQL server runs them.
         setImmediate(() => {
-          noteRequestWrite(3);
+          log.lastLsn = 3; // a statement's change is logged
           out.line("Successfully created vertex types: [Person]."); // waits for position 3
           out.finish(0);
         });
