@@ -6,7 +6,7 @@
 // starts, in the background: 600k skewed edges (hubs, repeats, lists long enough for the edge
 // filter and the key index) from a CSV file through the reader thread into a throwaway
 // in-memory store. Nothing of it is kept but the compiled code and the warm reader thread.
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -64,7 +64,7 @@ export function warmLoader(directory = tmpdir()): Promise<void> {
 
 async function runWarmUp(directory: string): Promise<void> {
   const { schema, plan } = edgeListLoad("warm_up", "warm_up");
-  const path = await warmUpFile(directory);
+  const path = await warmUpFileIn(directory);
   await warmReaderThread();
   const engine = new Engine({ createStore, storeOptions: { initialBytes: 32 << 20 } });
   engine.apply({ kind: "define-schema", schema });
@@ -80,13 +80,18 @@ async function runWarmUp(directory: string): Promise<void> {
   await runLoad({ ...plan, name: "warm_up_again" }, new Map([["f", { kind: "path", path }]]), sink, { reader: "thread", lineRange: { first: half + 1 } });
 }
 
-/** The warm-up CSV in `directory`, written (to a temporary name, then renamed whole) when missing. */
-async function warmUpFile(directory: string): Promise<string> {
+/**
+ * The warm-up CSV in `directory`, written (to a temporary name, then renamed whole) when
+ * missing. A file of that name but another size is not ours (the directory may be shared):
+ * it is replaced, so the warm-up never loads more than its own few megabytes.
+ */
+export async function warmUpFileIn(directory: string): Promise<string> {
   const path = join(directory, FILE_NAME);
-  if (existsSync(path)) return path;
+  const text = warmUpCsv();
+  if (existsSync(path) && statSync(path).size === Buffer.byteLength(text)) return path;
   const partial = `${path}.${process.pid}.partial`;
   try {
-    await writeFile(partial, warmUpCsv());
+    await writeFile(partial, text);
     await rename(partial, path);
   } finally {
     await rm(partial, { force: true });

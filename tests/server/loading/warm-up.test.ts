@@ -5,7 +5,7 @@ import { expect } from "chai";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { warmLoader, warmUpCsv } from "../../../server/loading/warm-up.js";
+import { warmLoader, warmUpCsv, warmUpFileIn } from "../../../server/loading/warm-up.js";
 import { idleReaderThreadId } from "../../../server/loading/worker/read-in-thread.js";
 import { mergeHelperSettings } from "../../../runtime-wasm/store/tables/merge-helper.js";
 
@@ -48,5 +48,18 @@ describe("loader warm-up", () => {
     expect(idleReaderThreadId()).to.not.equal(undefined);
     // Once done, later calls share the finished warm-up rather than load again.
     expect(warmLoader(dir)).to.equal(warmLoader(dir));
+  });
+
+  it("a file of its name but another size (a shared directory) is replaced before the warm-up reads it", async function () {
+    this.timeout(60000);
+    const other = mkdtempSync(join(tmpdir(), "wasmgraph-warm-other-"));
+    try {
+      writeFileSync(join(other, "wasmgraph-loader-warm-up-v1.csv"), "1,2\n".repeat(10));
+      // What a server starting with this directory as its temporary one finds.
+      const path = await warmUpFileIn(other);
+      expect(readFileSync(path, "utf8")).to.equal(warmUpCsv());
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
   });
 });
