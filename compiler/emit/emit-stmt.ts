@@ -162,21 +162,10 @@ function resetAccum(qe: QueryEmitter, id: number): Expr {
   return qe.f.forRange(v, m.i32(0), m.globalGet(GG.vidBound, "i32"), () => [clear(vertexState(qe, id, v.get()))]);
 }
 
-/** A new ArrayAccum container with the given dimension sizes. */
+/** A new ArrayAccum container with the given dimension sizes (a negative one counts as 0). */
 export function newArray(qe: QueryEmitter, a: Extract<IrAccum, { a: "array" }>, sizes: Expr[]): Expr {
-  const m = qe.m;
-  const cx = qe.cx;
-  if (sizes.length > 5) throw new UnsupportedError("ArrayAccum with more than five dimensions");
-  const f = qe.f;
-  const p = f.local("i32", "arr");
-  const cells = f.local("i32", "cells");
-  const size = (i: number) => m.load("i32", p.get(), ArrayHeader.sizes + 4 * i);
-  const parts: Expr[] = [p.set(alloc(cx, m.i32(ArrayHeader.size))), m.store("i32", p.get(), m.i32(sizes.length), ArrayHeader.dims)];
-  sizes.forEach((e, i) => parts.push(m.store("i32", p.get(), e, ArrayHeader.sizes + 4 * i)));
-  parts.push(cells.set(m.i32(1)));
-  sizes.forEach((_, i) => parts.push(cells.set(m.mul("i32", cells.get(), size(i)))));
-  parts.push(m.store("i32", p.get(), cells.get(), ArrayHeader.cells), m.store("i32", p.get(), allocStates(cx, f, a.elem, cells.get()), ArrayHeader.data), p.get());
-  return m.block(null, parts, "i32");
+  const p = qe.f.local("i32", "arr");
+  return qe.m.block(null, [p.set(alloc(qe.cx, qe.m.i32(ArrayHeader.size))), ...shapeArray(qe, a, p, sizes), p.get()], "i32");
 }
 
 /**
@@ -186,19 +175,23 @@ export function newArray(qe: QueryEmitter, a: Extract<IrAccum, { a: "array" }>, 
  * new array.
  */
 export function arrayReallocate(qe: QueryEmitter, a: Extract<IrAccum, { a: "array" }>, container: Expr, sizes: Expr[]): Expr {
+  const p = qe.f.local("i32", "arr");
+  return qe.m.block(null, [p.set(container), ...shapeArray(qe, a, p, sizes)]);
+}
+
+/** Writes the dimension sizes into the container at `p` and gives it that many fresh cells. */
+function shapeArray(qe: QueryEmitter, a: Extract<IrAccum, { a: "array" }>, p: Local, sizes: Expr[]): Expr[] {
   const m = qe.m;
-  const cx = qe.cx;
   if (sizes.length > 5) throw new UnsupportedError("ArrayAccum with more than five dimensions");
   const f = qe.f;
-  const p = f.local("i32", "arr");
   const cells = f.local("i32", "cells");
   const size = f.local("i32", "size");
-  const parts: Expr[] = [p.set(container), m.store("i32", p.get(), m.i32(sizes.length), ArrayHeader.dims), cells.set(m.i32(1))];
+  const parts: Expr[] = [m.store("i32", p.get(), m.i32(sizes.length), ArrayHeader.dims), cells.set(m.i32(1))];
   sizes.forEach((e, i) => {
     parts.push(size.set(e), m.if(m.lt("i32", size.get(), m.i32(0)), size.set(m.i32(0))), m.store("i32", p.get(), size.get(), ArrayHeader.sizes + 4 * i), cells.set(m.mul("i32", cells.get(), size.get())));
   });
-  parts.push(m.store("i32", p.get(), cells.get(), ArrayHeader.cells), m.store("i32", p.get(), allocStates(cx, f, a.elem, cells.get()), ArrayHeader.data));
-  return m.block(null, parts);
+  parts.push(m.store("i32", p.get(), cells.get(), ArrayHeader.cells), m.store("i32", p.get(), allocStates(qe.cx, f, a.elem, cells.get()), ArrayHeader.data));
+  return parts;
 }
 
 /** The state address a target names (accumulators), evaluated once into a local. */
