@@ -11,6 +11,7 @@ import type { EdgeRun } from "./edge-plans.js";
 import type { PlannedWrite } from "./plan-writes.js";
 import { updateEdge } from "./apply-writes.js";
 import { RadixOrder } from "../tables/radix-order.js";
+import { groupAtTargets } from "../tables/target-groups.js";
 import { cancelMerge, JobStatus, joinMerge, mergeHelperFor, postMerge, releaseMerge, warmMergeHelper, type NewEdges, type PendingJob } from "../tables/merge-helper.js";
 
 /**
@@ -149,32 +150,21 @@ function linkSource(run: EdgeRun, out: Adjacency, a: number, order: Int32Array, 
   return created;
 }
 
-/** Append the run's new edges to the lists at their other end, grouped by target slot, in item order. */
+/** Append the run's new edges to the lists at their other end, grouped by target slot, in item order (as the merge thread does). */
 function appendAtTargets(run: EdgeRun, n: number, created: number): void {
-  const { table, toTable } = run;
   const s = scratch;
-  const inn = table.adjacency("in", toTable.ordinal);
-  const undirected = !table.directed;
-  const { dst, newTargets, newSources, newEids, sortedTargets, sortedEids, qOfItem, targetKeys, targetItems } = s;
-  // Items that created an edge, in item order, keyed by their target slot (dst of the item:
-  // after the swap of linkPart, still in toTable).
-  qOfItem.fill(-1, 0, n);
-  for (let q = 0; q < created; q++) qOfItem[s.newItems[q]] = q;
-  let m = 0;
-  for (let k = 0; k < n; k++) {
-    const q = qOfItem[k];
-    if (q < 0 || (undirected && newSources[q] === newTargets[q])) continue; // a self-loop is stored once
-    targetKeys[m] = dst[k];
-    targetItems[m++] = k;
-  }
-  const order = s.sortItems(targetKeys, m);
-  for (let j = 0; j < m; j++) {
-    const q = qOfItem[targetItems[order[j]]];
-    sortedTargets[j] = newSources[q];
-    sortedEids[j] = newEids[q];
-  }
-  s.groupSorted(targetKeys, order, m);
-  appendGroups(inn, sortedTargets, sortedEids, m);
+  const inn = run.table.adjacency("in", run.toTable.ordinal);
+  // Items by target slot (dst of the item: after the swap of linkPart, still in toTable).
+  const sorted = s.sortItems(s.dst, n);
+  s.fitGroups(created);
+  s.groups = groupAtTargets(newEdgesOf(run, n), created, sorted, s.qOfItem, { targets: s.sortedTargets, eids: s.sortedEids, groupSlots: s.groupSlots, starts: s.groupStarts });
+  appendGroups(inn, s.sortedTargets, s.sortedEids, s.groupStarts[s.groups]);
+}
+
+/** The run's items and new edges as the scratch holds them. */
+function newEdgesOf(run: EdgeRun, n: number): NewEdges {
+  const s = scratch;
+  return { items: n, undirected: !run.table.directed, dst: s.dst, newTargets: s.newTargets, newSources: s.newSources, newEids: s.newEids, newItems: s.newItems };
 }
 
 /**
@@ -193,8 +183,7 @@ function postAtTargets(run: EdgeRun, inn: Adjacency, n: number): PendingJob | nu
   const s = scratch;
   s.reserve(n);
   const prepared = inn.prepareMerge(run.toTable.slotCount - 1, n);
-  const edges: NewEdges = { items: n, undirected: !run.table.directed, dst: s.dst, newTargets: s.newTargets, newSources: s.newSources, newEids: s.newEids, newItems: s.newItems };
-  return postMerge(helper, run.table.ctx.space.arena.memory.buffer, prepared, edges);
+  return postMerge(helper, run.table.ctx.space.arena.memory.buffer, prepared, newEdgesOf(run, n));
 }
 
 /** Give a posted job up (no new edges, or linking failed): the thread stops, and its space is given back. */
@@ -331,7 +320,7 @@ class Scratch {
   src = new Int32Array(0);
   /** Shared memory, as the new edges' arrays below: the merge thread reads them (postAtTargets). */
   dst = sharedInt32(0);
-  /** Target slots of the items that created an edge, and those items (appendAtTargets). */
+  /** Target slots of new entries, and the entries (appendBothEnds). */
   targetKeys = new Int32Array(0);
   targetItems = new Int32Array(0);
   private readonly order = new RadixOrder();
@@ -359,6 +348,14 @@ class Scratch {
       this.addGroup(local, g);
       g = h;
     }
+  }
+
+  /** Room for `count` groups (and the end of the last); the groups held are dropped. */
+  fitGroups(count: number): void {
+    if (count + 1 <= this.groupStarts.length) return;
+    const size = Math.max(1024, count + 1, this.groupStarts.length * 2);
+    this.groupSlots = new Int32Array(size);
+    this.groupStarts = new Int32Array(size);
   }
 
   addGroup(local: number, start: number): void {

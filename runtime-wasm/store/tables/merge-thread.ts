@@ -6,7 +6,8 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { mergePays } from "./adjacency.js";
 import { CONTROL_CREATED, CONTROL_GROUPS, CONTROL_JOB, CONTROL_READY, CONTROL_STATUS, CREATED_CANCELLED, CREATED_PENDING, JobStatus, type MergeJob, type NewEdges } from "./merge-helper.js";
-import { mergeLists } from "./merge-lists.js";
+import { mergeLists, type MergeGroups } from "./merge-lists.js";
+import { groupAtTargets } from "./target-groups.js";
 import { RadixOrder } from "./radix-order.js";
 
 const port = parentPort;
@@ -61,32 +62,8 @@ function awaitCreated(serial: number): number {
 
 let qOfItem = new Int32Array(0);
 
-/**
- * The new edges in target order (`sorted`: the items by target, item order within a target),
- * grouped by target slot into `out` as (source vid, eid) entries; returns the group count.
- */
-function groupNewEdges(edges: NewEdges, created: number, sorted: Int32Array, out: { targets: Uint32Array; eids: Int32Array; groupSlots: Int32Array; starts: Int32Array }): number {
-  const { items, undirected, dst, newTargets, newSources, newEids, newItems } = edges;
-  if (qOfItem.length < items) qOfItem = new Int32Array(items);
-  qOfItem.fill(-1, 0, items);
-  for (let q = 0; q < created; q++) qOfItem[newItems[q]] = q;
-  const { targets, eids, groupSlots, starts } = out;
-  let groups = 0;
-  let last = -1;
-  let m = 0;
-  for (let j = 0; j < items; j++) {
-    const k = sorted[j];
-    const q = qOfItem[k];
-    if (q < 0 || (undirected && newSources[q] === newTargets[q])) continue; // a self-loop is stored once
-    const key = dst[k];
-    if (key !== last) {
-      groupSlots[groups] = key;
-      starts[groups++] = m;
-      last = key;
-    }
-    targets[m] = newSources[q];
-    eids[m++] = newEids[q];
-  }
-  starts[groups] = m;
-  return groups;
+/** groupAtTargets with this thread's scratch. */
+function groupNewEdges(edges: NewEdges, created: number, sorted: Int32Array, out: Pick<MergeGroups, "targets" | "eids" | "groupSlots" | "starts">): number {
+  if (qOfItem.length < edges.items) qOfItem = new Int32Array(edges.items);
+  return groupAtTargets(edges, created, sorted, qOfItem, out);
 }
