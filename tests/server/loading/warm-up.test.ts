@@ -2,7 +2,7 @@
 // once and reused, loaded through the reader thread into a throwaway store; a failure is
 // reported to the caller and the next call tries again.
 import { expect } from "chai";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { warmLoader, warmUpCsv, warmUpFileIn } from "../../../server/loading/warm-up.js";
@@ -58,6 +58,10 @@ describe("loader warm-up", () => {
       // What a server starting with this directory as its temporary one finds.
       const path = await warmUpFileIn(other);
       expect(readFileSync(path, "utf8")).to.equal(warmUpCsv());
+      // Its own file (the size it counts without making the text) is used as it is.
+      const inode = statSync(path).ino;
+      expect(await warmUpFileIn(other)).to.equal(path);
+      expect(statSync(path).ino).to.equal(inode);
     } finally {
       rmSync(other, { recursive: true, force: true });
     }
