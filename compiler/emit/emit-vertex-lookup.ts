@@ -22,47 +22,55 @@ import { UnsupportedError, type QueryEmitter } from "./query-emitter.js";
 export function toVertex(qe: QueryEmitter, id: IrExpr, typeArg: IrExpr): Expr {
   const m = qe.m;
   const v = qe.f.local("i32", "tv");
-  let find: Expr[];
-  if (isConstantType(typeArg)) {
-    const lookup = lookupFunction(qe, typeArg);
-    find = [v.set(m.call(lookup.name, [keyOf(qe.cx, emitExpr(qe, id), id.type, lookup.numeric)], "i32"))];
-  } else {
-    // A type name given at run time: the id is looked up in the type of that name.
-    const types = runtimeTypes(qe, typeArg);
-    const key = qe.f.local(wasmType(id.type), "tvkey");
-    find = [types.init, key.set(emitExpr(qe, id)), v.set(types.lookup(() => key.get(), id.type))];
-  }
-  return m.block(null, [...find, m.if(m.lt("i32", v.get(), m.i32(0)), qe.cx.host("fail", [m.i32(RuntimeError.NoSuchVertex)])), v.get()], "i32");
+  const type = typeLookup(qe, typeArg);
+  const key = qe.f.local(wasmType(id.type), "tvkey");
+  return m.block(
+    null,
+    [...type.init, key.set(emitExpr(qe, id)), v.set(type.lookup(() => key.get(), id.type)), m.if(m.lt("i32", v.get(), m.i32(0)), qe.cx.host("fail", [m.i32(RuntimeError.NoSuchVertex)])), v.get()],
+    "i32",
+  );
 }
 
-function isConstantType(typeArg: IrExpr): boolean {
-  return typeArg.e === "const" && typeof typeArg.value === "string";
+/** How to_vertex / to_vertex_set find ids in the type they are given. */
+interface TypeLookup {
+  /** Runs first: finds the type (a name given at run time; nothing for a constant). */
+  init: Expr[];
+  /** The vid of the id `key` (of type `keyType`) in the type, or -1. */
+  lookup(key: () => Expr, keyType: IrType): Expr;
+  /** The type's name as a string value (for the warning of to_vertex_set). */
+  name(): Expr;
 }
 
 /**
- * A vertex type named at run time (a STRING expression): `init` evaluates the name once and
- * finds which of the graph's vertex types it names (the run fails with "the vertex type does
- * not exist" when none); `lookup` then looks an id up in that type (-1: no such vertex), and
- * `name` is the type's name as a string value (for the warning of to_vertex_set).
+ * The type argument of to_vertex / to_vertex_set: a constant naming a vertex type, or a STRING
+ * expression whose value is looked for among the graph's vertex types once (the run fails with
+ * "the vertex type does not exist" when none has that name).
  */
-function runtimeTypes(qe: QueryEmitter, typeArg: IrExpr): { init: Expr; lookup: (key: () => Expr, keyType: IrType) => Expr; name: () => Expr } {
-  if (!(typeArg.type.t === "scalar" && typeArg.type.name === "STRING")) throw new UnsupportedError(`a vertex type given as a ${typeArg.type.t === "scalar" ? typeArg.type.name : typeArg.type.t}`);
+function typeLookup(qe: QueryEmitter, typeArg: IrExpr): TypeLookup {
   const cx = qe.cx;
   const m = qe.m;
+  if (typeArg.e === "const" && typeof typeArg.value === "string") {
+    const typeName = typeArg.value;
+    const one = lookupFunction(qe, typeName);
+    return { init: [], lookup: (key, keyType) => m.call(one.name, [keyOf(cx, key(), keyType, one.numeric)], "i32"), name: () => strConst(cx, typeName) };
+  }
+  if (!(typeArg.type.t === "scalar" && typeArg.type.name === "STRING")) throw new UnsupportedError(`a vertex type given as a ${typeArg.type.t === "scalar" ? typeArg.type.name : typeArg.type.t}`);
   // Types with a composite key cannot be named: to_vertex takes one id.
   const types = [...qe.view.vertexByName.values()].filter((t) => t.compositeKey === undefined);
-  const lookups = types.map((t) => lookupFunction(qe, { e: "const", value: t.name, type: typeArg.type }));
+  const lookups = types.map((t) => lookupFunction(qe, t.name));
   const name = qe.f.local("i64", "tvtype");
   const which = qe.f.local("i32", "tvwhich");
   let pick: Expr = m.i32(-1);
   for (let i = types.length - 1; i >= 0; i--) pick = m.if(strEq(cx, name.get(), strConst(cx, types[i]!.name)), m.i32(i), pick);
-  const init = m.block(null, [name.set(emitExpr(qe, typeArg)), which.set(pick), m.if(m.lt("i32", which.get(), m.i32(0)), cx.host("fail", [m.i32(RuntimeError.NoSuchVertexType)]))]);
-  const lookup = (key: () => Expr, keyType: IrType): Expr => {
-    let found: Expr = m.i32(-1);
-    for (let i = lookups.length - 1; i >= 0; i--) found = m.if(m.eq("i32", which.get(), m.i32(i)), m.call(lookups[i]!.name, [keyOf(cx, key(), keyType, lookups[i]!.numeric)], "i32"), found);
-    return found;
+  return {
+    init: [name.set(emitExpr(qe, typeArg)), which.set(pick), m.if(m.lt("i32", which.get(), m.i32(0)), cx.host("fail", [m.i32(RuntimeError.NoSuchVertexType)]))],
+    lookup: (key, keyType) => {
+      let found: Expr = m.i32(-1);
+      for (let i = lookups.length - 1; i >= 0; i--) found = m.if(m.eq("i32", which.get(), m.i32(i)), m.call(lookups[i]!.name, [keyOf(cx, key(), keyType, lookups[i]!.numeric)], "i32"), found);
+      return found;
+    },
+    name: () => name.get(),
   };
-  return { init, lookup, name: () => name.get() };
 }
 
 /**
@@ -75,32 +83,20 @@ export function toVertexSet(qe: QueryEmitter, ids: IrExpr, typeArg: IrExpr): Exp
   const set = qe.f.local("i32", "tvs");
   const v = qe.f.local("i32", "tv");
   const invalid = qe.f.local("i32", "invalid");
-  let init: Expr[] = [];
-  let find: (element: () => Expr) => Expr;
-  let typeName: () => Expr;
-  if (isConstantType(typeArg)) {
-    const lookup = lookupFunction(qe, typeArg);
-    find = (element) => m.call(lookup.name, [keyOf(qe.cx, element(), elem, lookup.numeric)], "i32");
-    typeName = () => strConst(qe.cx, (typeArg as { value: string }).value);
-  } else {
-    // A type name given at run time: an unknown one fails the run before any id is looked up.
-    const types = runtimeTypes(qe, typeArg);
-    init = [types.init];
-    find = (element) => types.lookup(element, elem);
-    typeName = types.name;
-  }
+  // A type name given at run time: an unknown one fails the run before any id is looked up.
+  const type = typeLookup(qe, typeArg);
   return m.block(
     null,
     [
-      ...init,
+      ...type.init,
       set.set(vsetNew(qe.cx)),
       invalid.set(m.i32(0)),
       forEachElement(qe, ids, (element) => [
-        v.set(find(element)),
+        v.set(type.lookup(element, elem)),
         m.if(m.ge("i32", v.get(), m.i32(0)), m.drop(vsetAdd(qe.cx, set.get(), v.get())), invalid.set(m.add("i32", invalid.get(), m.i32(1)))),
       ]),
       // the response's message: "Runtime Warning: N ids are invalid T vertex ids."
-      m.if(invalid.get(), qe.cx.host("invalidVertexIds", [invalid.get(), strAddress(qe.cx, typeName()), strLength(qe.cx, typeName())])),
+      m.if(invalid.get(), qe.cx.host("invalidVertexIds", [invalid.get(), strAddress(qe.cx, type.name()), strLength(qe.cx, type.name())])),
       set.get(),
     ],
     "i32",
@@ -121,7 +117,7 @@ export function selectVertex(qe: QueryEmitter, args: IrExpr[]): Expr {
   const m = qe.m;
   const typeColumn = typeArg.value.startsWith("$") ? typeArg.value : "";
   const types = typeColumn === "" ? [typeArg.value] : [...qe.view.vertexByName.values()].filter((t) => t.compositeKey === undefined).map((t) => t.name);
-  const lookups = types.map((typeName) => ({ typeName, ...lookupFunction(qe, { e: "const", value: typeName, type: { t: "scalar", name: "STRING" } }) }));
+  const lookups = types.map((typeName) => ({ typeName, ...lookupFunction(qe, typeName) }));
   const set = qe.f.local("i32", "sv");
   const rows = qe.f.local("i32", "rows");
   const row = qe.f.local("i32", "row");
@@ -176,10 +172,9 @@ function keyOf(cx: EmitContext, value: Expr, t: IrType, numeric: boolean): Expr 
 }
 
 /** The per-type lookup helper: (key: i64) -> vid, or -1 when no such vertex. */
-function lookupFunction(qe: QueryEmitter, typeArg: IrExpr): { name: string; numeric: boolean } {
-  if (typeArg.e !== "const" || typeof typeArg.value !== "string") throw new Error("lookupFunction takes a constant type name");
-  const type = qe.view.vertexType(typeArg.value);
-  if (type === undefined) throw new UnsupportedError(`to_vertex of the unknown vertex type ${typeArg.value}`);
+function lookupFunction(qe: QueryEmitter, typeName: string): { name: string; numeric: boolean } {
+  const type = qe.view.vertexType(typeName);
+  if (type === undefined) throw new UnsupportedError(`to_vertex of the unknown vertex type ${typeName}`);
   if (type.compositeKey !== undefined) throw new UnsupportedError("to_vertex of a vertex type with a composite key");
   const numeric = type.primaryId.type !== "STRING";
   const cx = qe.cx;
